@@ -1,0 +1,74 @@
+//! Writes the JSON Schemas (2020-12) of the wire types, generated from the Rust
+//! types: `toolresult-codegen <out-dir>`.
+
+use std::path::PathBuf;
+
+use schemars::generate::SchemaSettings;
+use schemars::Schema;
+use serde_json::Value;
+use toolresult::{AgentResult, ToolResult};
+
+const BASE_ID: &str = "https://toolresult.dev/schemas/";
+
+fn schema_for<T: schemars::JsonSchema>(file: &str) -> Value {
+    let generator = SchemaSettings::draft2020_12().into_generator();
+    let schema: Schema = generator.into_root_schema_for::<T>();
+    let mut value = schema.to_value();
+    tidy(&mut value);
+    // `$schema` and `$id` first, then what schemars produced.
+    let mut out = serde_json::Map::new();
+    out.insert("$schema".into(), "https://json-schema.org/draft/2020-12/schema".into());
+    out.insert("$id".into(), format!("{BASE_ID}{file}").into());
+    if let Value::Object(map) = value {
+        for (k, v) in map {
+            if k != "$schema" {
+                out.insert(k, v);
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// Removes schemars' numeric `format` hints (uint64, double, ...), which are not
+/// JSON Schema formats and make strict validators complain.
+fn tidy(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            let numeric = matches!(
+                map.get("format").and_then(Value::as_str),
+                Some("uint64" | "uint32" | "uint8" | "int64" | "double" | "float" | "uint")
+            );
+            if numeric {
+                map.remove("format");
+            }
+            map.values_mut().for_each(tidy);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+fn main() {
+    let out: PathBuf = std::env::args_os()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            eprintln!("usage: toolresult-codegen <out-dir>");
+            std::process::exit(2);
+        });
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("cannot create {}: {e}", out.display());
+        std::process::exit(2);
+    }
+    for (file, schema) in [
+        ("agent-result.v1.json", schema_for::<AgentResult>("agent-result.v1.json")),
+        ("tool-result.v1.json", schema_for::<ToolResult>("tool-result.v1.json")),
+    ] {
+        let path = out.join(file);
+        let text = serde_json::to_string_pretty(&schema).expect("schemas serialize") + "\n";
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("cannot write {}: {e}", path.display());
+            std::process::exit(2);
+        }
+    }
+}

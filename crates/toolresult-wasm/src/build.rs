@@ -1,0 +1,38 @@
+use toolresult::json::{parse_str, ParseLimits};
+use toolresult::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::{Issue, IssueCode, Issues, Stamp};
+use wasm_bindgen::prelude::*;
+
+use crate::outcome;
+
+/// Builds a ToolResult from a JSON spec. `failure` picks createFailure.
+/// `now_unix_ms` is the caller's clock; randomness comes from getrandom.
+#[wasm_bindgen]
+pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> String {
+    outcome(build(failure, spec_json, now_unix_ms))
+}
+
+fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<toolresult::ToolResult, Issues> {
+    let limits = ParseLimits {
+        max_bytes: DEFAULT_MAX_BYTES,
+        max_depth: DEFAULT_MAX_DEPTH,
+    };
+    let spec = parse_str(spec_json, limits)?;
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InternalError,
+            format!("no random source for the execution id: {e}"),
+        ))
+    })?;
+    let stamp = Stamp {
+        now_unix_ms,
+        random,
+    };
+    if failure {
+        toolresult::create_failure(spec, stamp)
+    } else {
+        toolresult::create_success(spec, stamp)
+    }
+}

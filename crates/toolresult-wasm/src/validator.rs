@@ -1,0 +1,73 @@
+use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
+use wasm_bindgen::prelude::*;
+
+use crate::to_json;
+
+fn kind(code: u8) -> EnvelopeKind {
+    if code == 1 {
+        EnvelopeKind::ToolResult
+    } else {
+        EnvelopeKind::AgentResult
+    }
+}
+
+fn parse_options(kind: EnvelopeKind, options_json: &str) -> Result<Validator, Issues> {
+    let options = if options_json.is_empty() {
+        ValidationOptions::default()
+    } else {
+        serde_json::from_str(options_json).map_err(|e| {
+            Issues::from(Issue::new("", IssueCode::InvalidOptions, format!("invalid options: {e}")))
+        })?
+    };
+    Validator::new(kind, options)
+}
+
+/// `""` when the options are usable, else a JSON array of issues.
+#[wasm_bindgen]
+pub fn check_options(kind_code: u8, options_json: &str) -> String {
+    match parse_options(kind(kind_code), options_json) {
+        Ok(_) => String::new(),
+        Err(issues) => to_json(&issues),
+    }
+}
+
+/// A compiled envelope validator (kind 0 = AgentResult, 1 = ToolResult).
+#[wasm_bindgen]
+pub struct EnvelopeValidator(Validator);
+
+#[wasm_bindgen]
+impl EnvelopeValidator {
+    /// Call `check_options` first: this throws only for options it rejected.
+    #[wasm_bindgen(constructor)]
+    pub fn new(kind_code: u8, options_json: &str) -> Result<EnvelopeValidator, JsError> {
+        parse_options(kind(kind_code), options_json)
+            .map(EnvelopeValidator)
+            .map_err(|issues| JsError::new(&issues.to_string()))
+    }
+
+    /// `""` when the JSON text is a valid envelope, else a JSON array of issues.
+    pub fn check_text(&self, text: &str) -> String {
+        render(self.0.check_str(text))
+    }
+
+    /// The same for UTF-8 bytes.
+    pub fn check_bytes(&self, bytes: &[u8]) -> String {
+        render(self.0.check_bytes(bytes))
+    }
+
+    /// Checks JSON syntax and limits only (no envelope): `""` or issues.
+    pub fn check_json(&self, text: &str) -> String {
+        match self.0.parse_json(text) {
+            Ok(_) => String::new(),
+            Err(issues) => to_json(&issues),
+        }
+    }
+}
+
+fn render(issues: Issues) -> String {
+    if issues.is_empty() {
+        String::new()
+    } else {
+        to_json(&issues)
+    }
+}

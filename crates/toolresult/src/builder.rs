@@ -1,0 +1,293 @@
+//! Building results (seed 000 §4.5 `CreateSuccess` / `CreateFailure`). The core
+//! has no clock and no randomness: the caller supplies both in a [`Stamp`].
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use serde_json::{Map, Value};
+use time::{Duration, OffsetDateTime, UtcOffset};
+
+use crate::check::{json_type, parse_timestamp};
+use crate::issue::{Issue, IssueCode, Issues};
+use crate::options::ValidationOptions;
+use crate::status::ToolStatus;
+use crate::tool_result::{ToolResult, ToolResultVersion};
+use crate::validate::tool_result_from_value;
+
+/// What the environment supplies when a result is built.
+#[derive(Debug, Clone, Copy)]
+pub struct Stamp {
+    /// The current time, in milliseconds since the Unix epoch.
+    pub now_unix_ms: f64,
+    /// 16 random bytes for the execution id (UUID v4).
+    pub random: [u8; 16],
+}
+
+/// Fields a build spec may carry besides `input`, `output` and the error fields;
+/// they go to `metadata` unchanged.
+const METADATA_PASSTHROUGH: &[&str] = &[
+    "execution_id",
+    "output_truncated",
+    "sandbox_id",
+    "resource_metrics",
+    "execution_metrics",
+    "agent_id",
+    "user_id",
+    "batch_id",
+    "batch_index",
+    "correlation_id",
+];
+const TIMING: &[&str] = &["started_at", "completed_at", "duration_ms"];
+
+/// Builds a `success` result from a spec object:
+/// `{ input: { tool_name, parameters?, tool_call_id? }, output?, side_effects?,
+///    started_at?, completed_at?, duration_ms?, ...metadata fields }`.
+pub fn create_success(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
+    build(spec, stamp, None)
+}
+
+/// Builds a failed result; the spec also needs `status` (any status but
+/// `success`), `error_code` and `error_message`.
+pub fn create_failure(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
+    build(spec, stamp, Some(()))
+}
+
+fn spec_issue(key: &str, code: IssueCode, message: String) -> Issues {
+    Issues::from(Issue::new(format!("/{key}"), code, message))
+}
+
+fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, Issues> {
+    let Value::Object(mut spec) = spec else {
+        return Err(Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidType,
+            format!("expected a spec object, got {}", json_type(&spec)),
+        )));
+    };
+    let mut allowed: alloc::vec::Vec<&str> =
+        alloc::vec!["input", "output", "side_effects", "error_code", "error_message"];
+    allowed.extend_from_slice(METADATA_PASSTHROUGH);
+    allowed.extend_from_slice(TIMING);
+    if failure.is_some() {
+        allowed.push("status");
+    }
+    if let Some(key) = spec.keys().find(|k| !allowed.contains(&k.as_str())) {
+        let hint = if key == "status" {
+            " (createSuccess always sets status `success`; use createFailure for other statuses)"
+        } else {
+            ""
+        };
+        return Err(spec_issue(
+            key,
+            IssueCode::UnknownField,
+            format!("unknown field `{key}` in build spec{hint}"),
+        ));
+    }
+
+    let status = match failure {
+        None => ToolStatus::Success,
+        Some(()) => failure_status(spec.get("status"))?,
+    };
+
+    let mut input = spec.remove("input").unwrap_or(Value::Null);
+    if let Value::Object(o) = &mut input {
+        // Parameters are optional when building; the wire form always has them.
+        o.entry("parameters")
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+
+    let (started_at, completed_at, duration_ms) = timing(&spec, stamp.now_unix_ms)?;
+
+    let mut metadata = Map::new();
+    metadata.insert(
+        "execution_id".into(),
+        Value::String(
+            uuid::Builder::from_random_bytes(stamp.random)
+                .into_uuid()
+                .hyphenated()
+                .to_string(),
+        ),
+    );
+    metadata.insert("started_at".into(), Value::String(started_at));
+    metadata.insert("completed_at".into(), Value::String(completed_at));
+    metadata.insert("duration_ms".into(), duration_ms);
+    let output = spec.remove("output").filter(|o| !o.is_null());
+    if let Some(out) = &output {
+        let size = serde_json::to_vec(out).map(|b| b.len()).unwrap_or(0);
+        metadata.insert("output_size".into(), Value::from(size as u64));
+    }
+    metadata.insert("output_truncated".into(), Value::Bool(false));
+    for key in METADATA_PASSTHROUGH {
+        if let Some(v) = spec.remove(*key) {
+            metadata.insert((*key).into(), v);
+        }
+    }
+
+    let mut result = Map::new();
+    result.insert("input".into(), input);
+    if let Some(out) = output {
+        result.insert("output".into(), out);
+    }
+    result.insert("status".into(), Value::String(status.as_str().into()));
+    for key in ["error_message", "error_code", "side_effects"] {
+        if let Some(v) = spec.remove(key) {
+            result.insert(key.into(), v);
+        }
+    }
+    result.insert("metadata".into(), Value::Object(metadata));
+    result.insert(
+        "schema_version".into(),
+        Value::String(ToolResultVersion::SUPPORTED[0].into()),
+    );
+
+    tool_result_from_value(Value::Object(result), &ValidationOptions::default())
+        .map_err(spec_paths)
+}
+
+/// Issues come from validating the built result; point them back at the spec,
+/// where metadata fields sit at the top level.
+fn spec_paths(issues: Issues) -> Issues {
+    Issues(
+        issues
+            .into_iter()
+            .map(|mut issue| {
+                if let Some(rest) = issue.path.strip_prefix("/metadata") {
+                    issue.path = String::from(rest);
+                }
+                issue
+            })
+            .collect(),
+    )
+}
+
+fn failure_status(v: Option<&Value>) -> Result<ToolStatus, Issues> {
+    let failures: alloc::vec::Vec<&str> = ToolStatus::ALL
+        .iter()
+        .filter(|s| !s.is_success())
+        .map(|s| s.as_str())
+        .collect();
+    let name = match v {
+        None => {
+            return Err(spec_issue(
+                "status",
+                IssueCode::MissingField,
+                format!("createFailure needs a `status`, one of: {}", failures.join(", ")),
+            ))
+        }
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(spec_issue(
+                "status",
+                IssueCode::InvalidType,
+                format!("expected string, got {}", json_type(other)),
+            ))
+        }
+    };
+    match ToolStatus::parse(name) {
+        Some(s) if !s.is_success() => Ok(s),
+        _ => Err(spec_issue(
+            "status",
+            IssueCode::InvalidEnum,
+            format!(
+                "`{name}` is not a failure status; one of: {}",
+                failures.join(", ")
+            ),
+        )),
+    }
+}
+
+/// Resolves started_at / completed_at / duration_ms from whatever the spec
+/// gives, filling the rest from the clock:
+/// completed_at defaults to now; started_at to completed_at - duration_ms (or
+/// completed_at); duration_ms to completed_at - started_at.
+fn timing(spec: &Map<String, Value>, now_unix_ms: f64) -> Result<(String, String, Value), Issues> {
+    let time_field = |key: &str| -> Result<Option<(OffsetDateTime, String)>, Issues> {
+        match spec.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => match parse_timestamp(s) {
+                Some(t) => Ok(Some((t, s.clone()))),
+                None => Err(spec_issue(
+                    key,
+                    IssueCode::InvalidTimestamp,
+                    format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z"),
+                )),
+            },
+            Some(other) => Err(spec_issue(
+                key,
+                IssueCode::InvalidType,
+                format!("expected an RFC 3339 string, got {}", json_type(other)),
+            )),
+        }
+    };
+    let duration = match spec.get("duration_ms") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(d) if d >= 0.0 => Some((d, Value::Number(n.clone()))),
+            _ => {
+                return Err(spec_issue(
+                    "duration_ms",
+                    IssueCode::Negative,
+                    String::from("duration_ms must be >= 0"),
+                ))
+            }
+        },
+        Some(other) => {
+            return Err(spec_issue(
+                "duration_ms",
+                IssueCode::InvalidType,
+                format!("expected number, got {}", json_type(other)),
+            ))
+        }
+    };
+
+    let completed = match time_field("completed_at")? {
+        Some(c) => c,
+        None => {
+            let now = from_unix_ms(now_unix_ms).ok_or_else(|| {
+                spec_issue(
+                    "completed_at",
+                    IssueCode::InvalidTimestamp,
+                    format!("the clock reading {now_unix_ms} ms is not a usable time"),
+                )
+            })?;
+            (now, format_rfc3339_millis(now))
+        }
+    };
+    let started = match time_field("started_at")? {
+        Some(s) => s,
+        None => {
+            let back = duration.as_ref().map_or(0.0, |(d, _)| *d);
+            let t = completed.0 - Duration::seconds_f64(back / 1000.0);
+            (t, format_rfc3339_millis(t))
+        }
+    };
+    let duration = match duration {
+        Some((_, v)) => v,
+        None => {
+            let ms = (completed.0 - started.0).whole_milliseconds();
+            Value::from(ms.max(0) as u64)
+        }
+    };
+    Ok((started.1, completed.1, duration))
+}
+
+fn from_unix_ms(ms: f64) -> Option<OffsetDateTime> {
+    if !ms.is_finite() {
+        return None;
+    }
+    OffsetDateTime::from_unix_timestamp_nanos((ms as i128) * 1_000_000).ok()
+}
+
+/// `2026-01-31T12:00:00.123Z`, the shape of JavaScript's `toISOString()`.
+pub fn format_rfc3339_millis(t: OffsetDateTime) -> String {
+    let t = t.to_offset(UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        t.year(),
+        u8::from(t.month()),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.millisecond()
+    )
+}

@@ -1,0 +1,368 @@
+//! A small toolkit for walking a parsed JSON value and collecting every issue
+//! with its JSON Pointer. The envelope validators are written with it.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+
+use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
+use crate::options::ValidationOptions;
+
+pub(crate) struct Checker<'o> {
+    pub opts: &'o ValidationOptions,
+    path: String,
+    issues: Vec<Issue>,
+    overflowed: bool,
+}
+
+pub(crate) fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+impl<'o> Checker<'o> {
+    pub fn new(opts: &'o ValidationOptions) -> Self {
+        Checker {
+            opts,
+            path: String::new(),
+            issues: Vec::new(),
+            overflowed: false,
+        }
+    }
+
+    pub fn finish(mut self) -> Issues {
+        if self.overflowed {
+            let max = self.opts.max_issues;
+            self.issues.push(Issue::new(
+                "",
+                IssueCode::TooManyIssues,
+                format!("more than {max} issues; only the first {max} are listed (raise maxIssues to see more)"),
+            ));
+        }
+        Issues(self.issues)
+    }
+
+    /// Records an issue at the current path.
+    pub fn report(&mut self, code: IssueCode, message: impl Into<String>) {
+        if self.issues.len() >= self.opts.max_issues {
+            self.overflowed = true;
+            return;
+        }
+        self.issues.push(Issue::new(self.path.clone(), code, message));
+    }
+
+    /// Runs `f` with `key` appended to the current path.
+    pub fn at<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
+        let len = self.path.len();
+        push_pointer_token(&mut self.path, key);
+        let out = f(self);
+        self.path.truncate(len);
+        out
+    }
+
+    pub fn at_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        let key = format!("{index}");
+        self.at(&key, f)
+    }
+
+    fn expected(&mut self, what: &str, got: &Value) {
+        let msg = format!("expected {what}, got {}", json_type(got));
+        self.report(IssueCode::InvalidType, msg);
+    }
+
+    pub fn object<'v>(&mut self, v: &'v Value) -> Option<&'v Map<String, Value>> {
+        match v {
+            Value::Object(o) => Some(o),
+            other => {
+                self.expected("object", other);
+                None
+            }
+        }
+    }
+
+    pub fn array<'v>(&mut self, v: &'v Value) -> Option<&'v Vec<Value>> {
+        match v {
+            Value::Array(a) => Some(a),
+            other => {
+                self.expected("array", other);
+                None
+            }
+        }
+    }
+
+    /// Reports every key of `obj` that is not in `allowed`.
+    pub fn known_fields(&mut self, obj: &Map<String, Value>, allowed: &[&str]) {
+        for key in obj.keys() {
+            if !allowed.contains(&key.as_str()) {
+                let msg = match suggest(key, allowed) {
+                    Some(s) => format!("unknown field `{key}` (did you mean `{s}`?)"),
+                    None => format!("unknown field `{key}`"),
+                };
+                self.at(key, |c| c.report(IssueCode::UnknownField, msg));
+            }
+        }
+    }
+
+    /// A required field: reports `missing_field` when absent, then runs `f`.
+    pub fn required<'v, R>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        key: &str,
+        f: impl FnOnce(&mut Self, &'v Value) -> Option<R>,
+    ) -> Option<R> {
+        match obj.get(key) {
+            Some(v) => self.at(key, |c| f(c, v)),
+            None => {
+                self.at(key, |c| {
+                    c.report(
+                        IssueCode::MissingField,
+                        format!("required field `{key}` is missing"),
+                    )
+                });
+                None
+            }
+        }
+    }
+
+    /// An optional field: absent and `null` both mean "not given".
+    pub fn optional<'v, R>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        key: &str,
+        f: impl FnOnce(&mut Self, &'v Value) -> Option<R>,
+    ) -> Option<R> {
+        match obj.get(key) {
+            None | Some(Value::Null) => None,
+            Some(v) => self.at(key, |c| f(c, v)),
+        }
+    }
+
+    pub fn string<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
+        match v {
+            Value::String(s) => Some(s),
+            other => {
+                self.expected("string", other);
+                None
+            }
+        }
+    }
+
+    pub fn non_empty_string<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
+        let s = self.string(v)?;
+        if s.is_empty() {
+            self.report(IssueCode::EmptyString, "must not be empty");
+            return None;
+        }
+        Some(s)
+    }
+
+    pub fn boolean(&mut self, v: &Value) -> Option<bool> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.expected("boolean", other);
+                None
+            }
+        }
+    }
+
+    pub fn string_array(&mut self, v: &Value) -> Option<()> {
+        let items = self.array(v)?;
+        for (i, item) in items.iter().enumerate() {
+            self.at_index(i, |c| c.string(item));
+        }
+        Some(())
+    }
+
+    /// A duration or other non-negative number (fractions allowed).
+    pub fn non_negative_number(&mut self, v: &Value) -> Option<f64> {
+        let Some(n) = v.as_f64() else {
+            self.expected("number", v);
+            return None;
+        };
+        if n < 0.0 {
+            self.report(IssueCode::Negative, format!("must be >= 0, got {n}"));
+            return None;
+        }
+        Some(n)
+    }
+
+    /// A count or size: a non-negative whole number no larger than `max`.
+    /// `2.0` counts as whole, as in JSON Schema's `integer`.
+    pub fn count(&mut self, v: &Value, max: u64) -> Option<u64> {
+        let n = self.non_negative_number(v)?;
+        if n.fract() != 0.0 {
+            self.report(
+                IssueCode::NotInteger,
+                format!("must be a whole number, got {n}"),
+            );
+            return None;
+        }
+        if n > max as f64 {
+            self.report(IssueCode::InvalidType, format!("must be at most {max}"));
+            return None;
+        }
+        Some(n as u64)
+    }
+
+    pub fn one_of<'v>(&mut self, v: &'v Value, allowed: &[&str]) -> Option<&'v str> {
+        let s = self.string(v)?;
+        if !allowed.contains(&s) {
+            self.report(
+                IssueCode::InvalidEnum,
+                format!("`{s}` is not one of: {}", allowed.join(", ")),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    pub fn version(&mut self, v: &Value, supported: &[&str]) -> Option<()> {
+        let s = self.string(v)?;
+        if !supported.contains(&s) {
+            self.report(
+                IssueCode::UnsupportedVersion,
+                format!(
+                    "version `{s}` is not supported; supported versions: {}",
+                    supported.join(", ")
+                ),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    pub fn uuid(&mut self, v: &Value) -> Option<()> {
+        let s = self.string(v)?;
+        if !is_hyphenated_uuid(s) {
+            self.report(
+                IssueCode::InvalidUuid,
+                format!("`{s}` is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f"),
+            );
+            return None;
+        }
+        Some(())
+    }
+
+    pub fn timestamp(&mut self, v: &Value) -> Option<OffsetDateTime> {
+        let s = self.string(v)?;
+        match parse_timestamp(s) {
+            Some(t) => Some(t),
+            None => {
+                self.report(
+                    IssueCode::InvalidTimestamp,
+                    format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z"),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn error_code<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
+        let s = self.string(v)?;
+        if !is_screaming_snake_case(s) {
+            self.report(
+                IssueCode::InvalidErrorCode,
+                format!("`{s}` is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    pub fn sha256(&mut self, v: &Value) -> Option<()> {
+        let s = self.string(v)?;
+        if !(s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))) {
+            self.report(
+                IssueCode::InvalidSha256,
+                "must be 64 lowercase hex digits",
+            );
+            return None;
+        }
+        Some(())
+    }
+}
+
+/// A canonical, hyphenated UUID (8-4-4-4-12 hex digits, any case).
+pub fn is_hyphenated_uuid(s: &str) -> bool {
+    s.len() == 36 && s.as_bytes()[8] == b'-' && uuid::Uuid::try_parse(s).is_ok()
+}
+
+/// RFC 3339 date-time with a time zone (`Z` or `+hh:mm`).
+pub fn parse_timestamp(s: &str) -> Option<OffsetDateTime> {
+    OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+}
+
+/// `FILE_NOT_FOUND`: upper-case letters and digits in words joined by `_`.
+pub fn is_screaming_snake_case(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b[0].is_ascii_uppercase()
+        && b[b.len() - 1] != b'_'
+        && !s.contains("__")
+        && b.iter()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+/// The allowed name closest to a misspelt one, if any is close.
+fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    allowed
+        .iter()
+        .map(|a| (edit_distance(key, a), *a))
+        .filter(|(d, a)| *d <= 2.max(a.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, a)| a)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert!(is_hyphenated_uuid("0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f"));
+        assert!(is_hyphenated_uuid("0B5E4D3C-2A19-4F7E-9C1D-5A6B7C8D9E0F"));
+        assert!(!is_hyphenated_uuid("0b5e4d3c2a194f7e9c1d5a6b7c8d9e0f"));
+        assert!(!is_hyphenated_uuid(
+            "urn:uuid:0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f"
+        ));
+        assert!(parse_timestamp("2026-01-31T12:00:00Z").is_some());
+        assert!(parse_timestamp("2026-01-31T12:00:00.123+05:30").is_some());
+        assert!(parse_timestamp("2026-01-31 12:00:00").is_none());
+        assert!(parse_timestamp("2026-02-30T12:00:00Z").is_none());
+        assert!(is_screaming_snake_case("FILE_NOT_FOUND"));
+        assert!(is_screaming_snake_case("E404"));
+        assert!(!is_screaming_snake_case("file_not_found"));
+        assert!(!is_screaming_snake_case("FILE__X"));
+        assert!(!is_screaming_snake_case("_X"));
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("reslt", &["result", "status"]), Some("result"));
+        assert_eq!(suggest("output", &["result", "status"]), None);
+    }
+}

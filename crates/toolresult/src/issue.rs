@@ -1,0 +1,177 @@
+//! Validation issues: what is wrong, where (a JSON Pointer) and a stable code.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// One problem found in an input. `path` is a JSON Pointer (RFC 6901) into the
+/// input: `""` is the root, `/metrics/duration_ms` a nested field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Issue {
+    pub path: String,
+    pub code: IssueCode,
+    pub message: String,
+}
+
+impl Issue {
+    pub fn new(path: impl Into<String>, code: IssueCode, message: impl Into<String>) -> Self {
+        Issue {
+            path: path.into(),
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
+        write!(f, "{path}: {} [{}]", self.message, self.code.as_str())
+    }
+}
+
+/// What kind of check an issue code comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueLevel {
+    /// The input is not acceptable JSON text or data (before any schema applies).
+    Input,
+    /// The data does not have the shape the JSON Schema describes.
+    Shape,
+    /// The shape is right but the values contradict each other.
+    Meaning,
+}
+
+macro_rules! issue_codes {
+    ($($variant:ident = $name:literal, $level:ident, $doc:literal;)*) => {
+        /// Stable, snake_case identifiers for every issue this library reports.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum IssueCode {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl IssueCode {
+            pub const ALL: &'static [IssueCode] = &[$(IssueCode::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(IssueCode::$variant => $name,)* }
+            }
+
+            pub fn level(self) -> IssueLevel {
+                match self { $(IssueCode::$variant => IssueLevel::$level,)* }
+            }
+
+            pub fn description(self) -> &'static str {
+                match self { $(IssueCode::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+issue_codes! {
+    InvalidJson = "invalid_json", Input, "The input is not well-formed JSON text.";
+    InvalidUtf8 = "invalid_utf8", Input, "The input bytes are not valid UTF-8.";
+    LoneSurrogate = "lone_surrogate", Input, "A string contains an unpaired UTF-16 surrogate, which has no UTF-8 form.";
+    DuplicateKey = "duplicate_key", Input, "An object has the same key twice; which one wins is undefined, so it is rejected.";
+    TooLarge = "too_large", Input, "The input is larger than the maxBytes limit.";
+    TooDeep = "too_deep", Input, "Arrays and objects nest deeper than the maxDepth limit.";
+    UnsafeInteger = "unsafe_integer", Input, "An integer is outside +/-(2^53-1) and would silently change in JavaScript.";
+    NumberOutOfRange = "number_out_of_range", Input, "A number does not fit a 64-bit float (for example 1e400).";
+    NonFiniteNumber = "non_finite_number", Input, "A number is NaN or +/-Infinity, which JSON cannot carry.";
+    UnsupportedValue = "unsupported_value", Input, "A value has no JSON form (undefined, function, symbol, BigInt, Map, Date, class instance, ...).";
+    CyclicValue = "cyclic_value", Input, "A JavaScript object refers to itself.";
+    InvalidOptions = "invalid_options", Input, "An options object has an unknown key or a wrong value.";
+    InternalError = "internal_error", Input, "The environment failed to provide something needed (for example random bytes).";
+    InvalidType = "invalid_type", Shape, "A value has the wrong JSON type.";
+    MissingField = "missing_field", Shape, "A required field is absent.";
+    UnknownField = "unknown_field", Shape, "A field is not part of the schema (often a misspelling).";
+    InvalidEnum = "invalid_enum", Shape, "A value is not one of the allowed values.";
+    EmptyString = "empty_string", Shape, "A string that must carry a value is empty.";
+    NotInteger = "not_integer", Shape, "A count or size is not a whole number.";
+    Negative = "negative", Shape, "A count, size or duration is below zero.";
+    InvalidUuid = "invalid_uuid", Shape, "An id is not a hyphenated UUID.";
+    InvalidTimestamp = "invalid_timestamp", Shape, "A timestamp is not RFC 3339 (for example 2026-01-31T12:00:00Z).";
+    InvalidErrorCode = "invalid_error_code", Shape, "An error code is not SCREAMING_SNAKE_CASE.";
+    InvalidSha256 = "invalid_sha256", Shape, "A sha256 digest is not 64 lowercase hex digits.";
+    UnsupportedVersion = "unsupported_version", Shape, "The version / schema_version is not one this library supports.";
+    SuccessStatusMismatch = "success_status_mismatch", Meaning, "`success` is true exactly when `status` is success, and here it is not.";
+    MissingError = "missing_error", Meaning, "A failed status comes without the error that explains it.";
+    UnexpectedError = "unexpected_error", Meaning, "A successful result carries an error.";
+    TimeOrder = "time_order", Meaning, "completed_at is earlier than started_at.";
+    DurationMismatch = "duration_mismatch", Meaning, "duration_ms disagrees with completed_at - started_at.";
+    BatchIndexWithoutBatch = "batch_index_without_batch", Meaning, "batch_index is set but batch_id is not.";
+    TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
+}
+
+impl fmt::Display for IssueCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// All issues found in one input, in document order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Issues(pub Vec<Issue>);
+
+impl Issues {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn iter(&self) -> core::slice::Iter<'_, Issue> {
+        self.0.iter()
+    }
+    pub fn has(&self, code: IssueCode) -> bool {
+        self.0.iter().any(|i| i.code == code)
+    }
+}
+
+impl From<Issue> for Issues {
+    fn from(issue: Issue) -> Self {
+        Issues(alloc::vec![issue])
+    }
+}
+
+impl IntoIterator for Issues {
+    type Item = Issue;
+    type IntoIter = alloc::vec::IntoIter<Issue>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl fmt::Display for Issues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, issue) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{issue}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Issues {}
+
+/// Appends one reference token to a JSON Pointer, escaping `~` and `/`.
+pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for ch in token.chars() {
+        match ch {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}

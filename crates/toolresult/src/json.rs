@@ -1,0 +1,370 @@
+//! Strict JSON parsing: serde_json's parser, plus the checks that keep a value
+//! from changing silently on its way to JavaScript (duplicate keys, integers
+//! beyond 2^53, lone surrogates) and the size and depth limits.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::issue::{push_pointer_token, Issue, IssueCode};
+use crate::options::MAX_DEPTH_CEILING;
+
+/// Largest integer JavaScript numbers hold exactly.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Limits applied while parsing.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseLimits {
+    pub max_bytes: usize,
+    pub max_depth: usize,
+}
+
+/// Parses UTF-8 bytes strictly. Invalid UTF-8 is an `invalid_utf8` issue.
+pub fn parse_bytes(bytes: &[u8], limits: ParseLimits) -> Result<Value, Issue> {
+    check_size(bytes.len(), limits)?;
+    match core::str::from_utf8(bytes) {
+        Ok(text) => parse_str(text, limits),
+        Err(e) => Err(Issue::new(
+            "",
+            IssueCode::InvalidUtf8,
+            format!(
+                "input is not valid UTF-8: bad byte at offset {}",
+                e.valid_up_to()
+            ),
+        )),
+    }
+}
+
+/// Parses JSON text strictly into a `serde_json::Value`.
+pub fn parse_str(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
+    check_size(text.len(), limits)?;
+    if text.starts_with('\u{feff}') {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input starts with a byte order mark (U+FEFF); JSON text must not",
+        ));
+    }
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input is empty: expected a JSON value",
+        ));
+    }
+    let mut state = ParseState {
+        path: Vec::new(),
+        depth: 0,
+        max_depth: limits.max_depth.min(MAX_DEPTH_CEILING),
+        issue: None,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Our visitor enforces `max_depth` before it recurses, so serde_json's own
+    // fixed limit (which would cap the option below 128) is not needed.
+    de.disable_recursion_limit();
+    let result = StrictValue { state: &mut state }.deserialize(&mut de);
+    let result = result.and_then(|v| de.end().map(|()| v));
+    match result {
+        Ok(value) => Ok(value),
+        Err(err) => Err(state.issue.take().unwrap_or_else(|| {
+            let path = state.pointer();
+            syntax_issue(path, &err)
+        })),
+    }
+}
+
+fn check_size(len: usize, limits: ParseLimits) -> Result<(), Issue> {
+    if len > limits.max_bytes {
+        return Err(Issue::new(
+            "",
+            IssueCode::TooLarge,
+            format!(
+                "input is {len} bytes, over the maxBytes limit of {} (raise it with the maxBytes option)",
+                limits.max_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Maps a serde_json error that our visitor did not raise itself.
+fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
+    let text = err.to_string();
+    // serde_json does not expose its error codes; its messages are stable.
+    // A high surrogate escape not followed by `\u` is "end of hex escape".
+    let code = if text.contains("surrogate") || text.contains("end of hex escape") {
+        IssueCode::LoneSurrogate
+    } else if text.contains("number out of range") {
+        IssueCode::NumberOutOfRange
+    } else {
+        IssueCode::InvalidJson
+    };
+    let message = match code {
+        IssueCode::LoneSurrogate => format!(
+            "string holds an unpaired UTF-16 surrogate, which has no UTF-8 form ({text})"
+        ),
+        IssueCode::NumberOutOfRange => {
+            format!("number does not fit a 64-bit float ({text})")
+        }
+        _ => format!("invalid JSON: {text}"),
+    };
+    Issue::new(path, code, message)
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+struct ParseState {
+    path: Vec<Segment>,
+    depth: usize,
+    max_depth: usize,
+    issue: Option<Issue>,
+}
+
+impl ParseState {
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Key(k) => push_pointer_token(&mut out, k),
+                Segment::Index(i) => push_pointer_token(&mut out, &i.to_string()),
+            }
+        }
+        out
+    }
+
+    /// Records an issue at the current path and returns the error that stops
+    /// the parser (its message is never shown; the issue is).
+    fn fail<E: de::Error>(&mut self, code: IssueCode, message: String) -> E {
+        if self.issue.is_none() {
+            self.issue = Some(Issue::new(self.pointer(), code, message));
+        }
+        E::custom("stopped")
+    }
+
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            let max = self.max_depth;
+            return Err(self.fail(
+                IssueCode::TooDeep,
+                format!("arrays and objects nest deeper than the maxDepth limit of {max}"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+struct StrictValue<'s> {
+    state: &'s mut ParseState,
+}
+
+impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn unsafe_integer<E: de::Error>(state: &mut ParseState, shown: &dyn fmt::Display) -> E {
+    state.fail(
+        IssueCode::UnsafeInteger,
+        format!(
+            "integer {shown} is outside +/-(2^53-1) and cannot be held exactly by JavaScript; send it as a string"
+        ),
+    )
+}
+
+impl<'de> Visitor<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        if v.unsigned_abs() > MAX_SAFE_INTEGER {
+            return Err(unsafe_integer(self.state, &v));
+        }
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        if v > MAX_SAFE_INTEGER {
+            return Err(unsafe_integer(self.state, &v));
+        }
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        match serde_json::Number::from_f64(v) {
+            Some(n) => Ok(Value::Number(n)),
+            None => Err(self.state.fail(
+                IssueCode::NonFiniteNumber,
+                String::from("number is not finite"),
+            )),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(String::from(v)))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.state.enter()?;
+        let mut items = Vec::new();
+        loop {
+            self.state.path.push(Segment::Index(items.len()));
+            let next = seq.next_element_seed(StrictValue {
+                state: &mut *self.state,
+            })?;
+            self.state.path.pop();
+            match next {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        self.state.depth -= 1;
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.state.enter()?;
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                self.state.path.push(Segment::Key(key));
+                return Err(self.state.fail(
+                    IssueCode::DuplicateKey,
+                    String::from("key appears more than once in the same object"),
+                ));
+            }
+            self.state.path.push(Segment::Key(key));
+            let value = map.next_value_seed(StrictValue {
+                state: &mut *self.state,
+            })?;
+            // The stack is balanced: what we pop is the key pushed above.
+            let key = match self.state.path.pop() {
+                Some(Segment::Key(key)) => key,
+                _ => String::new(),
+            };
+            out.insert(key, value);
+        }
+        self.state.depth -= 1;
+        Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: ParseLimits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 128,
+    };
+
+    fn err(text: &str) -> Issue {
+        parse_str(text, LIMITS).unwrap_err()
+    }
+
+    #[test]
+    fn parses_plain_json_and_keeps_key_order() {
+        let v = parse_str(r#"{"b":1,"a":[true,null,"x",-2.5]}"#, LIMITS).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["b", "a"]);
+    }
+
+    #[test]
+    fn duplicate_key_reports_its_path() {
+        let e = err(r#"{"a":{"x/y":1,"x/y":2}}"#);
+        assert_eq!(e.code, IssueCode::DuplicateKey);
+        assert_eq!(e.path, "/a/x~1y");
+    }
+
+    #[test]
+    fn unsafe_integers_are_rejected_at_their_path() {
+        let e = err(r#"{"n":[1, 9007199254740993]}"#);
+        assert_eq!(e.code, IssueCode::UnsafeInteger);
+        assert_eq!(e.path, "/n/1");
+        assert!(parse_str("9007199254740991", LIMITS).is_ok());
+        assert_eq!(err("-9007199254740992").code, IssueCode::UnsafeInteger);
+    }
+
+    #[test]
+    fn out_of_range_number() {
+        assert_eq!(err("[1e400]").code, IssueCode::NumberOutOfRange);
+    }
+
+    #[test]
+    fn lone_surrogate_escape_is_rejected() {
+        let e = err(r#"{"s":"a\ud800b"}"#);
+        assert_eq!(e.code, IssueCode::LoneSurrogate);
+        assert_eq!(e.path, "/s");
+        assert!(parse_str(r#""\ud83d\ude00""#, LIMITS).is_ok());
+    }
+
+    #[test]
+    fn depth_limit_is_enforced() {
+        let deep = "[".repeat(129) + &"]".repeat(129);
+        assert_eq!(err(&deep).code, IssueCode::TooDeep);
+        let ok = "[".repeat(128) + &"]".repeat(128);
+        assert!(parse_str(&ok, LIMITS).is_ok());
+        let limits = ParseLimits {
+            max_depth: 3,
+            ..LIMITS
+        };
+        let e = parse_str(r#"{"a":{"b":{"c":{}}}}"#, limits).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (IssueCode::TooDeep, "/a/b/c"));
+    }
+
+    #[test]
+    fn extremely_deep_input_does_not_overflow() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(err(&deep).code, IssueCode::TooDeep);
+    }
+
+    #[test]
+    fn size_empty_bom_trailing_and_utf8() {
+        let small = ParseLimits {
+            max_bytes: 4,
+            ..LIMITS
+        };
+        assert_eq!(
+            parse_str("[1,2,3]", small).unwrap_err().code,
+            IssueCode::TooLarge
+        );
+        assert_eq!(err("  \n").code, IssueCode::InvalidJson);
+        assert_eq!(err("\u{feff}{}").code, IssueCode::InvalidJson);
+        assert_eq!(err("{} x").code, IssueCode::InvalidJson);
+        assert_eq!(
+            parse_bytes(b"{\"a\":\"\xff\"}", LIMITS).unwrap_err().code,
+            IssueCode::InvalidUtf8
+        );
+    }
+
+    #[test]
+    fn syntax_error_carries_the_path_it_reached() {
+        let e = err(r#"{"a":[1,2,}"#);
+        assert_eq!(e.code, IssueCode::InvalidJson);
+        assert_eq!(e.path, "/a/2");
+        assert!(e.message.contains("line 1"), "{}", e.message);
+    }
+}

@@ -1,0 +1,66 @@
+//! # toolresult
+//!
+//! One schema for the results of tool executions and agent tasks, and one
+//! implementation that builds and validates them.
+//!
+//! - [`AgentResult`]: seed 004's `AgentResultSchema` (version 1.0.0).
+//! - [`ToolResult`]: seed 000's `ToolResult` with its metadata and side effects
+//!   (schema_version 1.0.0).
+//!
+//! Validation reports every issue with a JSON Pointer and a stable code, and
+//! checks meaning as well as shape (`success` agrees with `status`, failures
+//! carry errors, timestamps are ordered and agree with durations).
+//!
+//! ```
+//! use toolresult::{validate_agent_result, ValidationOptions, IssueCode};
+//!
+//! let issues = validate_agent_result(r#"{"task_id": "t1"}"#, &ValidationOptions::default());
+//! assert!(issues.has(IssueCode::MissingField));
+//! ```
+//!
+//! The crate is `#![no_std]` with `alloc`; the default `std` feature only adds
+//! `std::error::Error` impls. It has no clock and no random source: builders
+//! take them in a [`Stamp`].
+
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod agent_result;
+pub mod builder;
+mod check;
+pub mod issue;
+pub mod json;
+pub mod options;
+mod serde_count;
+pub mod status;
+pub mod tool_result;
+pub mod validate;
+
+pub use agent_result::{
+    AgentError, AgentMetrics, AgentResult, AgentResultVersion, AgentType, Artifact,
+};
+pub use builder::{create_failure, create_success, Stamp};
+pub use check::{is_hyphenated_uuid, is_screaming_snake_case, parse_timestamp};
+pub use issue::{Issue, IssueCode, IssueLevel, Issues};
+pub use options::ValidationOptions;
+pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
+pub use tool_result::{
+    SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion, ToolSideEffect,
+};
+pub use validate::{
+    parse_agent_result, parse_tool_result, validate_agent_result, validate_tool_result,
+    EnvelopeKind, Validator,
+};
+
+/// Status information for a status name. `kind` picks the status set when a
+/// name is in both (`success`, `failed`, `timeout`, `cancelled`).
+pub fn status_info(name: &str, kind: EnvelopeKind) -> Option<StatusInfo> {
+    match kind {
+        EnvelopeKind::ToolResult => ToolStatus::parse(name).map(ToolStatus::info),
+        EnvelopeKind::AgentResult => AgentStatus::parse(name).map(AgentStatus::info),
+    }
+}
