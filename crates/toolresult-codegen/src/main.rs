@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
-use toolresult::{AgentResult, ToolResult};
+use toolresult::{AgentResult, Issue, IssueCode, IssueLevel, StatusInfo, ToolResult, ValidationOptions};
 
 const BASE_ID: &str = "https://toolresult.dev/schemas/";
 
@@ -48,6 +48,24 @@ fn tidy(v: &mut Value) {
     }
 }
 
+/// The non-wire types the TypeScript API exposes (options, issues, status
+/// info), as `$defs` of one schema; scripts/generate.mjs turns them into TS.
+fn api_types() -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    generator.subschema_for::<ValidationOptions>();
+    generator.subschema_for::<Issue>();
+    generator.subschema_for::<IssueCode>();
+    generator.subschema_for::<IssueLevel>();
+    generator.subschema_for::<StatusInfo>();
+    let mut defs = Value::Object(generator.take_definitions(true));
+    tidy(&mut defs);
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ApiTypes",
+        "$defs": defs,
+    })
+}
+
 fn main() {
     let out: PathBuf = std::env::args_os()
         .nth(1)
@@ -63,6 +81,7 @@ fn main() {
     for (file, schema) in [
         ("agent-result.v1.json", schema_for::<AgentResult>("agent-result.v1.json")),
         ("tool-result.v1.json", schema_for::<ToolResult>("tool-result.v1.json")),
+        ("api-types.json", api_types()),
     ] {
         let path = out.join(file);
         let text = serde_json::to_string_pretty(&schema).expect("schemas serialize") + "\n";

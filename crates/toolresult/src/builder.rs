@@ -291,3 +291,91 @@ pub fn format_rfc3339_millis(t: OffsetDateTime) -> String {
         t.millisecond()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::validate_tool_result;
+    use serde_json::json;
+
+    const STAMP: Stamp = Stamp {
+        now_unix_ms: 1_795_000_000_123.0,
+        random: [7; 16],
+    };
+
+    #[test]
+    fn success_stamps_id_times_and_size() {
+        let r = create_success(
+            json!({"input": {"tool_name": "read_file", "parameters": {"path": "a"}},
+                   "output": {"content": "héllo"}, "duration_ms": 250}),
+            STAMP,
+        )
+        .unwrap();
+        assert_eq!(r.status, ToolStatus::Success);
+        let id = uuid::Uuid::parse_str(&r.metadata.execution_id).unwrap();
+        assert_eq!(id.get_version_num(), 4);
+        assert_eq!(r.metadata.completed_at, "2026-11-18T11:06:40.123Z");
+        assert_eq!(r.metadata.started_at, "2026-11-18T11:06:39.873Z");
+        assert_eq!(r.metadata.duration_ms, 250.0);
+        // {"content":"héllo"} is 20 bytes: é is two bytes in UTF-8.
+        assert_eq!(r.metadata.output_size, Some(20));
+        let text = serde_json::to_string(&r).unwrap();
+        assert!(validate_tool_result(&text, &ValidationOptions::default()).is_empty());
+    }
+
+    #[test]
+    fn duration_is_derived_from_given_times() {
+        let r = create_success(
+            json!({"input": {"tool_name": "t"}, "started_at": "2026-01-01T00:00:00Z",
+                   "completed_at": "2026-01-01T00:00:02.5Z"}),
+            STAMP,
+        )
+        .unwrap();
+        assert_eq!(r.metadata.duration_ms, 2500.0);
+        assert_eq!(r.metadata.output_size, None);
+        assert!(r.input.parameters.is_empty());
+    }
+
+    #[test]
+    fn failure_needs_failure_status_and_error_fields() {
+        let input = json!({"tool_name": "t"});
+        let e = create_failure(json!({"input": input, "status": "success"}), STAMP).unwrap_err();
+        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/status", IssueCode::InvalidEnum));
+        let e = create_failure(json!({"input": input, "status": "timeout"}), STAMP).unwrap_err();
+        let codes: alloc::vec::Vec<_> = e.iter().map(|i| (i.path.as_str(), i.code)).collect();
+        assert_eq!(
+            codes,
+            [
+                ("/error_code", IssueCode::MissingError),
+                ("/error_message", IssueCode::MissingError)
+            ]
+        );
+        let r = create_failure(
+            json!({"input": input, "status": "rate_limited", "error_code": "RATE_LIMITED",
+                   "error_message": "slow down", "batch_id": "5a0d9c8b-7f6e-4d2c-8b6c-0f1a2b3c4d5e",
+                   "batch_index": 3}),
+            STAMP,
+        )
+        .unwrap();
+        assert_eq!(r.status, ToolStatus::RateLimited);
+        assert_eq!(r.metadata.batch_index, Some(3));
+    }
+
+    #[test]
+    fn spec_errors_point_at_spec_fields() {
+        let e = create_success(json!({"input": {"tool_name": "t"}, "agent_id": "nope"}), STAMP)
+            .unwrap_err();
+        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/agent_id", IssueCode::InvalidUuid));
+        let e = create_success(json!({"input": {"tool_name": "t"}, "status": "failed"}), STAMP)
+            .unwrap_err();
+        assert_eq!(e.0[0].code, IssueCode::UnknownField);
+        assert!(e.0[0].message.contains("createFailure"));
+        let e = create_success(json!({"input": {"tool_name": ""}}), STAMP).unwrap_err();
+        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/input/tool_name", IssueCode::EmptyString));
+        let e = create_success(json!([]), STAMP).unwrap_err();
+        assert_eq!(e.0[0].code, IssueCode::InvalidType);
+        let bad_clock = Stamp { now_unix_ms: f64::NAN, ..STAMP };
+        let e = create_success(json!({"input": {"tool_name": "t"}}), bad_clock).unwrap_err();
+        assert_eq!(e.0[0].code, IssueCode::InvalidTimestamp);
+    }
+}

@@ -199,7 +199,7 @@ impl<'o> Checker<'o> {
     /// `2.0` counts as whole, as in JSON Schema's `integer`.
     pub fn count(&mut self, v: &Value, max: u64) -> Option<u64> {
         let n = self.non_negative_number(v)?;
-        if n.fract() != 0.0 {
+        if !is_whole(n) && n <= max as f64 {
             self.report(
                 IssueCode::NotInteger,
                 format!("must be a whole number, got {n}"),
@@ -289,6 +289,11 @@ impl<'o> Checker<'o> {
         }
         Some(())
     }
+}
+
+/// A non-negative whole number that fits u64 (`f64::fract` is not in `core`).
+pub(crate) fn is_whole(n: f64) -> bool {
+    n >= 0.0 && n < 18_446_744_073_709_551_616.0 && (n as u64) as f64 == n
 }
 
 /// A canonical, hyphenated UUID (8-4-4-4-12 hex digits, any case).

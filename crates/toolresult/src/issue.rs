@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// One problem found in an input. `path` is a JSON Pointer (RFC 6901) into the
 /// input: `""` is the root, `/metrics/duration_ms` a nested field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Issue {
     pub path: String,
     pub code: IssueCode,
@@ -37,6 +38,7 @@ impl fmt::Display for Issue {
 
 /// What kind of check an issue code comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum IssueLevel {
     /// The input is not acceptable JSON text or data (before any schema applies).
@@ -51,6 +53,7 @@ macro_rules! issue_codes {
     ($($variant:ident = $name:literal, $level:ident, $doc:literal;)*) => {
         /// Stable, snake_case identifiers for every issue this library reports.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "snake_case")]
         pub enum IssueCode {
             $(#[doc = $doc] $variant,)*

@@ -22,6 +22,7 @@ pub const DEFAULT_DURATION_TOLERANCE_MS: f64 = 1000.0;
 /// Options for validating envelopes. JSON field names are camelCase because
 /// they come from JavaScript option objects.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ValidationOptions {
     /// Largest accepted input, in bytes of UTF-8 JSON text.

@@ -14,7 +14,7 @@ where
     };
     let whole = match (n.as_u64(), n.as_f64()) {
         (Some(u), _) => Some(u),
-        (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f <= u64::MAX as f64 => Some(f as u64),
+        (None, Some(f)) if crate::check::is_whole(f) => Some(f as u64),
         _ => None,
     };
     whole

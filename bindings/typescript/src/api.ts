@@ -1,0 +1,237 @@
+// The package API. Every call crosses into wasm as JSON text and comes back as
+// JSON text (see crates/toolresult-wasm); values handed back are fresh, plain
+// JSON data parsed by the JS engine.
+import { ToolResultError } from './errors.js';
+import type {
+  AgentResult,
+  Issue,
+  IssueCode,
+  IssueLevel,
+  StatusInfo,
+  ToolInput,
+  ToolResult,
+  ToolResultMetadata,
+  ToolSideEffect,
+  ToolStatus,
+  AgentStatus,
+  ValidationOptions,
+} from './generated/types.js';
+import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
+import { bindings, onInstall, type Wasm } from './runtime.js';
+import { escapeLoneSurrogates, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
+
+type EnvelopeValidator = InstanceType<Wasm['EnvelopeValidator']>;
+
+/** What validation returns: the value, or every issue found. */
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** Accepted input: JSON text (the fast path), UTF-8 JSON bytes, or a JS value. */
+export type ResultInput = string | Uint8Array | unknown;
+
+type Kind = 0 | 1;
+const AGENT: Kind = 0;
+const TOOL: Kind = 1;
+
+interface Compiled {
+  validator: EnvelopeValidator;
+  limits: WireLimits;
+}
+
+// Compiled validators by kind + options; default options are the common case.
+const validators = new Map<string, Compiled>();
+const MAX_CACHED_VALIDATORS = 64;
+let defaults: Required<ValidationOptions> | undefined;
+onInstall(() => {
+  validators.clear();
+  defaults = undefined;
+});
+
+/** The default validation options: the documented limits. */
+export function defaultOptions(): Required<ValidationOptions> {
+  defaults ??= JSON.parse(bindings().default_options()) as Required<ValidationOptions>;
+  return { ...defaults, extraAgentTypes: [...defaults.extraAgentTypes] };
+}
+
+function compiled(kind: Kind, options: ValidationOptions | undefined): Compiled {
+  const optionsJson = options === undefined ? '' : optionsText(options);
+  const key = `${kind}:${optionsJson}`;
+  let entry = validators.get(key);
+  if (entry) return entry;
+  const w = bindings();
+  const problems = w.check_options(kind, optionsJson);
+  if (problems) {
+    throw new ToolResultError('invalid_options', 'invalid validation options', JSON.parse(problems) as Issue[]);
+  }
+  const merged = { ...defaultOptions(), ...(options ?? {}) };
+  entry = {
+    validator: new w.EnvelopeValidator(kind, optionsJson),
+    limits: { maxBytes: merged.maxBytes, maxDepth: merged.maxDepth },
+  };
+  if (validators.size >= MAX_CACHED_VALIDATORS) {
+    const oldest = validators.keys().next().value as string;
+    validators.get(oldest)?.validator.free();
+    validators.delete(oldest);
+  }
+  validators.set(key, entry);
+  return entry;
+}
+
+function optionsText(options: ValidationOptions): string {
+  if (options === null || typeof options !== 'object') {
+    throw new ToolResultError('invalid_options', 'options must be an object', [
+      { path: '', code: 'invalid_options', message: `expected an options object, got ${options === null ? 'null' : typeof options}` },
+    ]);
+  }
+  const wire = toWireText(options, { maxBytes: 1 << 20, maxDepth: 4 });
+  if (wire.issues) throw new ToolResultError('invalid_options', 'invalid validation options', wire.issues);
+  return wire.text;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions): ValidationResult<T> {
+  const { validator, limits } = compiled(kind, options);
+  let text: string;
+  let found: string;
+  if (typeof input === 'string') {
+    // UTF-8 needs at least one byte per UTF-16 unit: refuse before copying.
+    if (input.length > limits.maxBytes) return { ok: false, issues: [tooLargeIssue(limits.maxBytes, input.length)] };
+    text = escapeLoneSurrogates(input);
+    found = validator.check_text(text);
+  } else if (input instanceof Uint8Array) {
+    if (input.length > limits.maxBytes) return { ok: false, issues: [tooLargeIssue(limits.maxBytes, input.length)] };
+    found = validator.check_bytes(input);
+    text = found ? '' : decoder.decode(input);
+  } else {
+    const wire = toWireText(input, limits);
+    if (wire.issues) return { ok: false, issues: wire.issues };
+    text = wire.text;
+    found = validator.check_text(text);
+  }
+  if (found) return { ok: false, issues: JSON.parse(found) as Issue[] };
+  return { ok: true, value: JSON.parse(text) as T };
+}
+
+/** Validates an AgentResult v1 (seed 004). Every issue is reported. */
+export function validateAgentResult(input: ResultInput, options?: ValidationOptions): ValidationResult<AgentResult> {
+  return validate<AgentResult>(AGENT, input, options);
+}
+
+/** Validates a ToolResult v1 (seed 000). Every issue is reported. */
+export function validateToolResult(input: ResultInput, options?: ValidationOptions): ValidationResult<ToolResult> {
+  return validate<ToolResult>(TOOL, input, options);
+}
+
+/** Returns the AgentResult or throws a `ToolResultError` (`invalid_agent_result`). */
+export function parseAgentResult(input: ResultInput, options?: ValidationOptions): AgentResult {
+  const r = validateAgentResult(input, options);
+  if (!r.ok) throw new ToolResultError('invalid_agent_result', 'invalid AgentResult', r.issues);
+  return r.value;
+}
+
+/** Returns the ToolResult or throws a `ToolResultError` (`invalid_tool_result`). */
+export function parseToolResult(input: ResultInput, options?: ValidationOptions): ToolResult {
+  const r = validateToolResult(input, options);
+  if (!r.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', r.issues);
+  return r.value;
+}
+
+/** A time as RFC 3339 text, a `Date`, or milliseconds since the epoch. */
+export type TimeInput = string | Date | number;
+
+type MetadataSpec = Partial<
+  Pick<
+    ToolResultMetadata,
+    | 'execution_id'
+    | 'output_truncated'
+    | 'sandbox_id'
+    | 'resource_metrics'
+    | 'execution_metrics'
+    | 'agent_id'
+    | 'user_id'
+    | 'batch_id'
+    | 'batch_index'
+    | 'correlation_id'
+    | 'duration_ms'
+  >
+>;
+
+/** What `createSuccess` needs; everything but `input` is optional. */
+export interface SuccessSpec extends MetadataSpec {
+  input: Omit<ToolInput, 'parameters'> & Partial<Pick<ToolInput, 'parameters'>>;
+  output?: unknown;
+  side_effects?: ToolSideEffect[];
+  /** Defaults to `completed_at - duration_ms`, or `completed_at`. */
+  started_at?: TimeInput;
+  /** Defaults to now. */
+  completed_at?: TimeInput;
+}
+
+/** What `createFailure` needs: a failure status, an error code and message. */
+export interface FailureSpec extends SuccessSpec {
+  status: Exclude<ToolStatus, 'success'>;
+  error_code: string;
+  error_message: string;
+}
+
+function isoTime(t: TimeInput | undefined): string | undefined {
+  if (t === undefined || typeof t === 'string') return t;
+  const d = t instanceof Date ? t : new Date(t);
+  return Number.isNaN(d.getTime()) ? String(t) : d.toISOString();
+}
+
+function build(failure: boolean, spec: SuccessSpec | FailureSpec): ToolResult {
+  if (spec === null || typeof spec !== 'object') {
+    throw new ToolResultError('invalid_spec', 'createSuccess/createFailure take a spec object', [
+      { path: '', code: 'invalid_type', message: `expected a spec object, got ${spec === null ? 'null' : typeof spec}` },
+    ]);
+  }
+  const withTimes = { ...spec, started_at: isoTime(spec.started_at), completed_at: isoTime(spec.completed_at) };
+  const wire = toWireText(withTimes, { maxBytes: defaultOptions().maxBytes, maxDepth: defaultOptions().maxDepth });
+  if (wire.issues) throw new ToolResultError('invalid_spec', 'invalid build spec', wire.issues);
+  const out = JSON.parse(bindings().create_tool_result(failure, wire.text, Date.now())) as
+    | { ok: true; value: ToolResult }
+    | { ok: false; issues: Issue[] };
+  if (!out.ok) throw new ToolResultError('invalid_spec', 'invalid build spec', out.issues);
+  return out.value;
+}
+
+/**
+ * Builds a `success` ToolResult (seed 000 CreateSuccess): stamps a UUID v4
+ * execution_id, started_at / completed_at / duration_ms and output_size (bytes
+ * of the compact JSON output). The result always validates.
+ */
+export function createSuccess(spec: SuccessSpec): ToolResult {
+  return build(false, spec);
+}
+
+/** Builds a failed ToolResult (seed 000 CreateFailure). The result always validates. */
+export function createFailure(spec: FailureSpec): ToolResult {
+  return build(true, spec);
+}
+
+/**
+ * What a status means: seed 000's numeric code and category, and whether it is
+ * a success, terminal, and worth retrying. Tool statuses are looked up first;
+ * `kind: 'agent'` picks the agent set (pending, queued, running, ...).
+ */
+export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'agent'): StatusInfo {
+  const w = bindings();
+  const name = String(status);
+  const found = kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT));
+  if (!found) {
+    throw new ToolResultError('unknown_status', `unknown ${kind ?? 'tool or agent'} status \`${name}\``);
+  }
+  return JSON.parse(found) as StatusInfo;
+}
+
+/** Every issue code with its level (input, shape, meaning) and description. */
+export function issueCodes(): { code: IssueCode; level: IssueLevel; description: string }[] {
+  return JSON.parse(bindings().issue_codes());
+}
+
+/** The JSON Schemas (2020-12), generated from the Rust types. */
+export const schemas = {
+  agentResult: agentResultSchema,
+  toolResult: toolResultSchema,
+} as const;

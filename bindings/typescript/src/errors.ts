@@ -1,0 +1,35 @@
+import type { Issue } from './generated/types.js';
+
+/** Codes of errors thrown by this package (issues inside carry their own codes). */
+export type ToolResultErrorCode =
+  | 'invalid_agent_result'
+  | 'invalid_tool_result'
+  | 'invalid_spec'
+  | 'invalid_options'
+  | 'unknown_status'
+  | 'not_initialized'
+  | 'internal_trap';
+
+/**
+ * The one error type this package throws: a real `Error` with a stable `code`
+ * and the list of `issues` (each with a JSON Pointer `path`, a `code` and a
+ * `message`).
+ */
+export class ToolResultError extends Error {
+  readonly code: ToolResultErrorCode;
+  readonly issues: Issue[];
+
+  constructor(code: ToolResultErrorCode, message: string, issues: Issue[] = []) {
+    super(issues.length ? `${message}\n${formatIssues(issues)}` : message);
+    this.name = 'ToolResultError';
+    this.code = code;
+    this.issues = issues;
+  }
+}
+
+/** One line per issue: `path: message [code]`, the root shown as `(root)`. */
+export function formatIssues(issues: readonly Issue[], limit = 20): string {
+  const lines = issues.slice(0, limit).map((i) => `  ${i.path || '(root)'}: ${i.message} [${i.code}]`);
+  if (issues.length > limit) lines.push(`  ... and ${issues.length - limit} more`);
+  return lines.join('\n');
+}

@@ -1,0 +1,44 @@
+// Shared helpers for the repo scripts: paths and a child-process runner that
+// streams output and fails loudly.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const pkgDir = path.join(root, 'bindings', 'typescript');
+
+/** The exact wasm-bindgen version pinned in Cargo.toml (one source of truth). */
+export function wasmBindgenVersion() {
+  const toml = readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const m = toml.match(/^wasm-bindgen\s*=\s*"=([0-9.]+)"/m);
+  if (!m) throw new Error('Cargo.toml must pin wasm-bindgen as "=x.y.z"');
+  return m[1];
+}
+
+export function wasmBindgenBin() {
+  return path.join(root, '.tools', `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
+}
+
+export function binPath(name) {
+  return path.join(root, 'node_modules', '.bin', name);
+}
+
+/** Runs a command, inheriting stdio; throws with the command line on failure. */
+export function run(cmd, args, opts = {}) {
+  const shown = [cmd, ...args].join(' ');
+  console.log(`$ ${shown}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.error) throw new Error(`${shown}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${shown}: exit code ${r.status}`);
+}
+
+/** Runs a command and returns its stdout ('' if it cannot run). */
+export function capture(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...opts });
+  return r.status === 0 ? r.stdout : '';
+}
+
+export function step(title) {
+  console.log(`\n=== ${title}`);
+}

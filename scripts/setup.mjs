@@ -1,0 +1,33 @@
+// Installs what the build needs, skipping whatever is already there:
+// rustup targets, the wasm-bindgen CLI at the pinned version (repo-local, in
+// .tools/), and the npm packages.
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { capture, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
+
+const TARGETS = ['wasm32-unknown-unknown', 'thumbv7em-none-eabihf'];
+
+step('setup: rust targets');
+const installed = capture('rustup', ['target', 'list', '--installed']).split('\n');
+const missing = TARGETS.filter((t) => !installed.includes(t));
+if (missing.length) run('rustup', ['target', 'add', ...missing]);
+else console.log(`present: ${TARGETS.join(', ')}`);
+
+step('setup: wasm-bindgen-cli');
+const version = wasmBindgenVersion();
+const bin = wasmBindgenBin();
+if (existsSync(bin) && capture(bin, ['--version']).includes(version)) {
+  console.log(`present: ${bin}`);
+} else {
+  // No --locked: the CLI's own lockfile pins crates this toolchain may reject.
+  run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', path.dirname(path.dirname(bin))]);
+}
+
+step('setup: npm packages');
+const stamp = path.join(root, 'node_modules', '.package-lock.json');
+const lock = path.join(root, 'package-lock.json');
+if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) {
+  console.log('present: node_modules');
+} else {
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
