@@ -1,7 +1,7 @@
 // Builds the npm package: the wasm module (cargo + wasm-bindgen + wasm-opt)
 // for Node and the web, then the TypeScript wrapper (CommonJS for Node, an ESM
 // shim over it, and ESM for browsers).
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -33,6 +33,8 @@ run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.web.json')]);
 cpSync(path.join(srcWasm, 'node'), path.join(dist, 'node', 'wasm', 'node'), { recursive: true });
 cpSync(path.join(srcWasm, 'web'), path.join(dist, 'web', 'wasm', 'web'), { recursive: true });
 writeFileSync(path.join(dist, 'web', 'package.json'), '{ "type": "module" }\n');
+// The package README is the repository README.
+cpSync(path.join(root, 'README.md'), path.join(pkgDir, 'README.md'));
 
 // ESM entry for Node: named re-exports of the CommonJS build, so `import` and
 // `require` share one wasm instance.
@@ -51,4 +53,3 @@ console.log(
   `\nwasm: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` +
     `(cargo output ${statSync(rawWasm).size} bytes)`,
 );
-mkdirSync(dist, { recursive: true });

@@ -1,7 +1,7 @@
 // `toolresult` command line. Exit codes: 0 all valid, 1 any invalid, 2 usage
 // or I/O error.
 import { readFileSync } from 'node:fs';
-import { validateAgentResult, validateToolResult, type ValidationResult } from './api.js';
+import { validateAgentResult, validateToolResult, type ValidationResult } from './index.js';
 import { formatIssues } from './errors.js';
 import type { Issue } from './generated/types.js';
 

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
-use toolresult::{AgentResult, Issue, IssueCode, IssueLevel, StatusInfo, ToolResult, ValidationOptions};
+use toolresult::{
+    AgentResult, Issue, IssueCode, IssueLevel, StatusInfo, ToolResult, ValidationOptions,
+};
 
 const BASE_ID: &str = "https://toolresult.dev/schemas/";
 
@@ -17,7 +19,10 @@ fn schema_for<T: schemars::JsonSchema>(file: &str) -> Value {
     tidy(&mut value);
     // `$schema` and `$id` first, then what schemars produced.
     let mut out = serde_json::Map::new();
-    out.insert("$schema".into(), "https://json-schema.org/draft/2020-12/schema".into());
+    out.insert(
+        "$schema".into(),
+        "https://json-schema.org/draft/2020-12/schema".into(),
+    );
     out.insert("$id".into(), format!("{BASE_ID}{file}").into());
     if let Value::Object(map) = value {
         for (k, v) in map {
@@ -79,8 +84,14 @@ fn main() {
         std::process::exit(2);
     }
     for (file, schema) in [
-        ("agent-result.v1.json", schema_for::<AgentResult>("agent-result.v1.json")),
-        ("tool-result.v1.json", schema_for::<ToolResult>("tool-result.v1.json")),
+        (
+            "agent-result.v1.json",
+            schema_for::<AgentResult>("agent-result.v1.json"),
+        ),
+        (
+            "tool-result.v1.json",
+            schema_for::<ToolResult>("tool-result.v1.json"),
+        ),
         ("api-types.json", api_types()),
     ] {
         let path = out.join(file);

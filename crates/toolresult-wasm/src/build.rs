@@ -12,7 +12,11 @@ pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> S
     outcome(build(failure, spec_json, now_unix_ms))
 }
 
-fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<toolresult::ToolResult, Issues> {
+fn build(
+    failure: bool,
+    spec_json: &str,
+    now_unix_ms: f64,
+) -> Result<toolresult::ToolResult, Issues> {
     let limits = ParseLimits {
         max_bytes: DEFAULT_MAX_BYTES,
         max_depth: DEFAULT_MAX_DEPTH,

@@ -13,7 +13,11 @@ use toolresult::{Issue, IssueCode, Issues};
 /// The one serializer for everything returned to JS.
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {
-        let issue = Issue::new("", IssueCode::InternalError, format!("serialization failed: {e}"));
+        let issue = Issue::new(
+            "",
+            IssueCode::InternalError,
+            format!("serialization failed: {e}"),
+        );
         format!(
             "{{\"ok\":false,\"issues\":{}}}",
             serde_json::to_string(&[issue]).unwrap_or_else(|_| "[]".into())

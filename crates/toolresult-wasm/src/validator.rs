@@ -16,7 +16,11 @@ fn parse_options(kind: EnvelopeKind, options_json: &str) -> Result<Validator, Is
         ValidationOptions::default()
     } else {
         serde_json::from_str(options_json).map_err(|e| {
-            Issues::from(Issue::new("", IssueCode::InvalidOptions, format!("invalid options: {e}")))
+            Issues::from(Issue::new(
+                "",
+                IssueCode::InvalidOptions,
+                format!("invalid options: {e}"),
+            ))
         })?
     };
     Validator::new(kind, options)

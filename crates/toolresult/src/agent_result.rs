@@ -13,7 +13,10 @@ use crate::status::AgentStatus;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
     feature = "schema",
-    schemars(title = "AgentResult", description = "The result of one agent task (AgentResult v1, seed 004 AgentResultSchema).")
+    schemars(
+        title = "AgentResult",
+        description = "The result of one agent task (AgentResult v1, seed 004 AgentResultSchema)."
+    )
 )]
 #[serde(deny_unknown_fields)]
 pub struct AgentResult {
@@ -72,11 +75,23 @@ pub struct AgentMetrics {
     /// Wall time of the task in milliseconds (fractions allowed).
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub duration_ms: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub tokens_used: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub api_calls: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub memory_used_bytes: Option<u64>,
 }
 
@@ -114,7 +129,11 @@ pub struct Artifact {
     pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub size_bytes: Option<u64>,
     /// sha256 of the content, 64 lowercase hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -63,8 +63,13 @@ fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, I
             format!("expected a spec object, got {}", json_type(&spec)),
         )));
     };
-    let mut allowed: alloc::vec::Vec<&str> =
-        alloc::vec!["input", "output", "side_effects", "error_code", "error_message"];
+    let mut allowed: alloc::vec::Vec<&str> = alloc::vec![
+        "input",
+        "output",
+        "side_effects",
+        "error_code",
+        "error_message"
+    ];
     allowed.extend_from_slice(METADATA_PASSTHROUGH);
     allowed.extend_from_slice(TIMING);
     if failure.is_some() {
@@ -139,8 +144,7 @@ fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, I
         Value::String(ToolResultVersion::SUPPORTED[0].into()),
     );
 
-    tool_result_from_value(Value::Object(result), &ValidationOptions::default())
-        .map_err(spec_paths)
+    tool_result_from_value(Value::Object(result), &ValidationOptions::default()).map_err(spec_paths)
 }
 
 /// Issues come from validating the built result; point them back at the spec,
@@ -170,7 +174,10 @@ fn failure_status(v: Option<&Value>) -> Result<ToolStatus, Issues> {
             return Err(spec_issue(
                 "status",
                 IssueCode::MissingField,
-                format!("createFailure needs a `status`, one of: {}", failures.join(", ")),
+                format!(
+                    "createFailure needs a `status`, one of: {}",
+                    failures.join(", ")
+                ),
             ))
         }
         Some(Value::String(s)) => s.as_str(),
@@ -340,7 +347,10 @@ mod tests {
     fn failure_needs_failure_status_and_error_fields() {
         let input = json!({"tool_name": "t"});
         let e = create_failure(json!({"input": input, "status": "success"}), STAMP).unwrap_err();
-        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/status", IssueCode::InvalidEnum));
+        assert_eq!(
+            (e.0[0].path.as_str(), e.0[0].code),
+            ("/status", IssueCode::InvalidEnum)
+        );
         let e = create_failure(json!({"input": input, "status": "timeout"}), STAMP).unwrap_err();
         let codes: alloc::vec::Vec<_> = e.iter().map(|i| (i.path.as_str(), i.code)).collect();
         assert_eq!(
@@ -363,18 +373,33 @@ mod tests {
 
     #[test]
     fn spec_errors_point_at_spec_fields() {
-        let e = create_success(json!({"input": {"tool_name": "t"}, "agent_id": "nope"}), STAMP)
-            .unwrap_err();
-        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/agent_id", IssueCode::InvalidUuid));
-        let e = create_success(json!({"input": {"tool_name": "t"}, "status": "failed"}), STAMP)
-            .unwrap_err();
+        let e = create_success(
+            json!({"input": {"tool_name": "t"}, "agent_id": "nope"}),
+            STAMP,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.0[0].path.as_str(), e.0[0].code),
+            ("/agent_id", IssueCode::InvalidUuid)
+        );
+        let e = create_success(
+            json!({"input": {"tool_name": "t"}, "status": "failed"}),
+            STAMP,
+        )
+        .unwrap_err();
         assert_eq!(e.0[0].code, IssueCode::UnknownField);
         assert!(e.0[0].message.contains("createFailure"));
         let e = create_success(json!({"input": {"tool_name": ""}}), STAMP).unwrap_err();
-        assert_eq!((e.0[0].path.as_str(), e.0[0].code), ("/input/tool_name", IssueCode::EmptyString));
+        assert_eq!(
+            (e.0[0].path.as_str(), e.0[0].code),
+            ("/input/tool_name", IssueCode::EmptyString)
+        );
         let e = create_success(json!([]), STAMP).unwrap_err();
         assert_eq!(e.0[0].code, IssueCode::InvalidType);
-        let bad_clock = Stamp { now_unix_ms: f64::NAN, ..STAMP };
+        let bad_clock = Stamp {
+            now_unix_ms: f64::NAN,
+            ..STAMP
+        };
         let e = create_success(json!({"input": {"tool_name": "t"}}), bad_clock).unwrap_err();
         assert_eq!(e.0[0].code, IssueCode::InvalidTimestamp);
     }

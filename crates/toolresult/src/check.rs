@@ -56,7 +56,8 @@ impl<'o> Checker<'o> {
             self.overflowed = true;
             return;
         }
-        self.issues.push(Issue::new(self.path.clone(), code, message));
+        self.issues
+            .push(Issue::new(self.path.clone(), code, message));
     }
 
     /// Runs `f` with `key` appended to the current path.
@@ -281,10 +282,7 @@ impl<'o> Checker<'o> {
     pub fn sha256(&mut self, v: &Value) -> Option<()> {
         let s = self.string(v)?;
         if !(s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))) {
-            self.report(
-                IssueCode::InvalidSha256,
-                "must be 64 lowercase hex digits",
-            );
+            self.report(IssueCode::InvalidSha256, "must be 64 lowercase hex digits");
             return None;
         }
         Some(())
@@ -293,7 +291,7 @@ impl<'o> Checker<'o> {
 
 /// A non-negative whole number that fits u64 (`f64::fract` is not in `core`).
 pub(crate) fn is_whole(n: f64) -> bool {
-    n >= 0.0 && n < 18_446_744_073_709_551_616.0 && (n as u64) as f64 == n
+    (0.0..18_446_744_073_709_551_616.0).contains(&n) && (n as u64) as f64 == n
 }
 
 /// A canonical, hyphenated UUID (8-4-4-4-12 hex digits, any case).

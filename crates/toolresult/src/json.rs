@@ -104,9 +104,9 @@ fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
     };
     let at = format!("line {} column {}", err.line(), err.column());
     let message = match code {
-        IssueCode::LoneSurrogate => format!(
-            "string holds an unpaired UTF-16 surrogate, which has no UTF-8 form (at {at})"
-        ),
+        IssueCode::LoneSurrogate => {
+            format!("string holds an unpaired UTF-16 surrogate, which has no UTF-8 form (at {at})")
+        }
         IssueCode::NumberOutOfRange => {
             format!("number does not fit a 64-bit float (at {at})")
         }

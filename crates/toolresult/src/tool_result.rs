@@ -13,7 +13,10 @@ use crate::status::ToolStatus;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
     feature = "schema",
-    schemars(title = "ToolResult", description = "The complete result of one tool execution (ToolResult v1, seed 000).")
+    schemars(
+        title = "ToolResult",
+        description = "The complete result of one tool execution (ToolResult v1, seed 000)."
+    )
 )]
 #[serde(deny_unknown_fields)]
 pub struct ToolResult {
@@ -85,7 +88,11 @@ pub struct ToolResultMetadata {
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub duration_ms: f64,
     /// Bytes of the serialized output (compact UTF-8 JSON), before any truncation.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub output_size: Option<u64>,
     /// True when the output was cut to fit a size limit (absent means false).
     #[serde(default)]
@@ -108,7 +115,11 @@ pub struct ToolResultMetadata {
     #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
     pub batch_id: Option<String>,
     /// Position in the batch, from 0; requires `batch_id`.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "crate::serde_count::option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::serde_count::option"
+    )]
     pub batch_index: Option<u32>,
     /// Trace id across services.
     #[serde(default, skip_serializing_if = "Option::is_none")]

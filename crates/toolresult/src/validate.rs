@@ -144,7 +144,10 @@ pub fn parse_tool_result(text: &str, options: &ValidationOptions) -> Result<Tool
 }
 
 /// Validates an already parsed ToolResult value and converts it.
-pub fn tool_result_from_value(value: Value, options: &ValidationOptions) -> Result<ToolResult, Issues> {
+pub fn tool_result_from_value(
+    value: Value,
+    options: &ValidationOptions,
+) -> Result<ToolResult, Issues> {
     let v = Validator::new(EnvelopeKind::ToolResult, options.clone())?;
     into_typed(&v, value)
 }
@@ -259,7 +262,12 @@ fn check_agent_metrics(c: &mut Checker, v: &Value) -> Option<()> {
     let o = c.object(v)?;
     c.known_fields(
         o,
-        &["duration_ms", "tokens_used", "api_calls", "memory_used_bytes"],
+        &[
+            "duration_ms",
+            "tokens_used",
+            "api_calls",
+            "memory_used_bytes",
+        ],
     );
     c.required(o, "duration_ms", |c, v| c.non_negative_number(v));
     for key in ["tokens_used", "api_calls", "memory_used_bytes"] {

@@ -50,7 +50,10 @@ fn every_fixture_produces_exactly_its_expected_issues() {
         got.sort();
         want.sort();
         if got != want {
-            failures.push(format!("{}:\n  want {:?}\n  got  {:?}", case.file, want, got));
+            failures.push(format!(
+                "{}:\n  want {:?}\n  got  {:?}",
+                case.file, want, got
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -83,8 +86,10 @@ fn valid_fixtures_convert_to_typed_values_and_back() {
             };
             assert!(issues.is_empty(), "{name}: {issues}");
             let again = if kind == "agent" {
-                serde_json::to_string(&toolresult::parse_agent_result(&reserialized, &opts).unwrap())
-                    .unwrap()
+                serde_json::to_string(
+                    &toolresult::parse_agent_result(&reserialized, &opts).unwrap(),
+                )
+                .unwrap()
             } else {
                 serde_json::to_string(&toolresult::parse_tool_result(&reserialized, &opts).unwrap())
                     .unwrap()

@@ -1,0 +1,59 @@
+// The `toolresult` CLI, run as a user runs it: exit codes 0 / 1 / 2, text and
+// JSON reports, stdin.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fixturesDir } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const bin = path.join(path.dirname(require.resolve('toolresult/package.json')), 'bin', 'toolresult.cjs');
+const fx = (f) => path.join(fixturesDir, f);
+const cli = (args, input) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', input });
+
+test('all valid: exit 0 and one line per file', () => {
+  const r = cli(['validate', fx('agent/valid-success.json'), fx('tool/valid-failed.json')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /valid\s+.*agent\/valid-success.json \(AgentResult\)/);
+  assert.match(r.stdout, /valid\s+.*tool\/valid-failed.json \(ToolResult\)/);
+  assert.match(r.stdout, /2 valid, 0 invalid/);
+});
+
+test('any invalid: exit 1 with readable issues', () => {
+  const r = cli(['validate', fx('agent/valid-success.json'), fx('agent/invalid-success-mismatch.json')]);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /INVALID\s+.*invalid-success-mismatch.json \(AgentResult\): 1 issue\n/);
+  assert.match(r.stdout, /\/success: success is false but status is `success`.*\[success_status_mismatch\]/);
+});
+
+test('--json prints a machine-readable report', () => {
+  const r = cli(['validate', '--json', '--kind', 'tool', fx('tool/invalid-time-order.json')]);
+  assert.equal(r.status, 1);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.length, 1);
+  assert.equal(report[0].kind, 'tool');
+  assert.equal(report[0].ok, false);
+  assert.deepEqual(report[0].issues.map((i) => [i.path, i.code]), [['/metadata/completed_at', 'time_order']]);
+});
+
+test('--kind forces the envelope; "-" reads stdin', () => {
+  const r = cli(['validate', '--kind=agent', '-'], '{"input": {}}');
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /\(AgentResult\)/);
+  const ok = cli(['validate', '-'], require('node:fs').readFileSync(fx('tool/valid-success.json'), 'utf8'));
+  assert.equal(ok.status, 0, ok.stdout);
+  assert.match(ok.stdout, /\(ToolResult\)/);
+});
+
+test('usage and I/O errors: exit 2', () => {
+  for (const args of [[], ['frobnicate'], ['validate'], ['validate', '--kind', 'nope', 'x'], ['validate', '--wat', 'x']]) {
+    const r = cli(args);
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, /usage: toolresult validate/);
+  }
+  const missing = cli(['validate', fx('does-not-exist.json')]);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read .*does-not-exist.json/);
+  assert.equal(cli(['--help']).status, 0);
+});

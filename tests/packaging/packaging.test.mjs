@@ -1,0 +1,107 @@
+// Packaging: `npm pack`, install the tarball into scratch CommonJS, ESM and
+// TypeScript projects, and use it there as a user would.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkgDir = path.join(root, 'bindings', 'typescript');
+const fixture = path.join(root, 'tests', 'fixtures', 'agent', 'valid-success.json');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let work;
+let tarball;
+let files;
+
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function project(name, pkg) {
+  const dir = path.join(work, name);
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...pkg }));
+  sh(npm, ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  cpSync(fixture, path.join(dir, 'fixture.json'));
+  return dir;
+}
+
+before(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'toolresult-pack-'));
+  const out = JSON.parse(sh(npm, ['pack', '--json', '--pack-destination', work], pkgDir));
+  tarball = path.join(work, out[0].filename);
+  files = out[0].files.map((f) => f.path);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('the tarball holds the builds, schemas and CLI, and no sources', () => {
+  for (const f of [
+    'dist/node/index.js',
+    'dist/node/index.mjs',
+    'dist/node/index.d.ts',
+    'dist/node/wasm/node/toolresult_wasm_bg.wasm',
+    'dist/web/web.js',
+    'dist/web/web.d.ts',
+    'dist/web/wasm/web/toolresult_wasm_bg.wasm',
+    'schemas/agent-result.v1.json',
+    'schemas/tool-result.v1.json',
+    'bin/toolresult.cjs',
+    'README.md',
+    'package.json',
+  ]) {
+    assert.ok(files.includes(f), `missing ${f}`);
+  }
+  assert.ok(!files.some((f) => f.startsWith('src/')), 'sources are not shipped');
+  const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  assert.equal(Object.keys(pkg.exports['.'])[0], 'types', 'exports list types first');
+});
+
+test('CommonJS project: require()', () => {
+  const dir = project('cjs-app', { type: 'commonjs' });
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    `const fs = require('fs');
+const { validateAgentResult, parseToolResult, ToolResultError } = require('toolresult');
+const r = validateAgentResult(fs.readFileSync('fixture.json', 'utf8'));
+let code;
+try { parseToolResult('{}'); } catch (e) { code = e instanceof ToolResultError && e.code; }
+console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code }));`,
+  );
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result' });
+  const schema = sh(process.execPath, ['-e', "console.log(require('toolresult/schemas/tool-result.v1.json').$id)"], dir);
+  assert.match(schema, /tool-result\.v1\.json/);
+  const cli = sh(path.join(dir, 'node_modules', '.bin', 'toolresult'), ['validate', 'fixture.json'], dir);
+  assert.match(cli, /1 valid, 0 invalid/);
+});
+
+test('ESM project: import', () => {
+  const dir = project('esm-app', { type: 'module' });
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    `import { readFileSync } from 'node:fs';
+import toolresult, { validateAgentResult, createSuccess, statusInfo } from 'toolresult';
+const r = validateAgentResult(readFileSync('fixture.json', 'utf8'));
+const built = createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
+console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === validateAgentResult,
+  status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code }));`,
+  );
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, same: true, status: 'success', size: 4, code: 1 });
+});
+
+test('TypeScript project: the published types check under nodenext', () => {
+  const dir = project('ts-app', { type: 'module' });
+  writeFileSync(
+    path.join(dir, 'main.ts'),
+    `import { parseAgentResult, validateToolResult, ToolResultError, type AgentResult, type Issue } from 'toolresult';
+const a: AgentResult = parseAgentResult('{}');
+const status: 'pending' | 'queued' | 'running' | 'success' | 'failed' | 'timeout' | 'cancelled' = a.status;
+const r = validateToolResult({});
+const issues: Issue[] = r.ok ? [] : r.issues;
+const e = new ToolResultError('invalid_spec', 'x');
+export { status, issues, e };`,
+  );
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  sh(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), 'main.ts'], dir);
+});
