@@ -22,5 +22,9 @@ run(process.execPath, ['scripts/generate.mjs', '--check']);
 step('build: wasm + TypeScript (type check)');
 run(process.execPath, ['scripts/build.mjs']);
 
-step('node: tests against the built package, then packaging');
+step('node: the shared suites against the browser build (TOOLRESULT_BUILD=web)');
+const shared = ['tests/node/fixtures.test.mjs', 'tests/node/agreement.test.mjs', 'tests/node/api.test.mjs'];
+run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT_BUILD: 'web' } });
+
+step('node: tests against the built Node package, then packaging');
 run(process.execPath, ['--test', 'tests/node/', 'tests/packaging/']);

@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { issueCodes, schemas, validateAgentResult, validateToolResult } from 'toolresult';
-import { cases, readFixture, tryParse } from './helpers.mjs';
+import { cases, readFixture, tryParse, toolresult } from './helpers.mjs';
+
+const { issueCodes, schemas, validateAgentResult, validateToolResult } = toolresult;
 
 const require = createRequire(import.meta.url);
 const ajv = new Ajv2020({ allErrors: true, strict: true });

@@ -2,7 +2,9 @@
 // and bad input that must come back as typed issues (never a crash).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
+import { brief, readFixture, toolresult } from './helpers.mjs';
+
+const {
   ToolResultError,
   createFailure,
   createSuccess,
@@ -12,8 +14,7 @@ import {
   statusInfo,
   validateAgentResult,
   validateToolResult,
-} from 'toolresult';
-import { brief, readFixture } from './helpers.mjs';
+} = toolresult;
 
 const agentText = readFixture('agent/valid-success.json').toString('utf8');
 const agent = () => JSON.parse(agentText);

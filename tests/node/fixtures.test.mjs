@@ -2,8 +2,9 @@
 // a JS value: each must give exactly the issues the case lists.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateAgentResult, validateToolResult } from 'toolresult';
-import { brief, cases, readFixture, tryParse } from './helpers.mjs';
+import { brief, cases, readFixture, tryParse, toolresult } from './helpers.mjs';
+
+const { validateAgentResult, validateToolResult } = toolresult;
 
 const validators = { agent: validateAgentResult, tool: validateToolResult };
 

@@ -1,5 +1,6 @@
 // Shared test helpers: the fixture cases that the Rust tests read too.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,3 +18,20 @@ export function tryParse(text) {
     return { ok: false };
   }
 }
+
+/**
+ * The package under test. TOOLRESULT_BUILD=web runs the same suites against the
+ * browser build (ESM, async init with the wasm bytes) instead of the Node one.
+ */
+export const build = process.env.TOOLRESULT_BUILD === 'web' ? 'web' : 'node';
+
+async function load() {
+  if (build === 'node') return import('toolresult');
+  const web = await import('toolresult/web');
+  const require = createRequire(import.meta.url);
+  const wasmPath = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm');
+  await web.init(readFileSync(wasmPath));
+  return web;
+}
+
+export const toolresult = await load();
