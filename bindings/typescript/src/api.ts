@@ -88,31 +88,72 @@ function optionsText(options: ValidationOptions): string {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/**
+ * Writes the input into the wasm input buffer and returns its byte length.
+ * Strings go through `encodeInto` straight into wasm memory: one pass, no
+ * intermediate copy. The first guess fits ASCII-heavy text; the rest is
+ * encoded after growing the buffer to the UTF-8 worst case.
+ */
+function writeInput(w: Wasm, input: string | Uint8Array): number {
+  const memory = w.wasm_memory() as WebAssembly.Memory;
+  if (typeof input !== 'string') {
+    const ptr = w.input_buffer(input.length);
+    new Uint8Array(memory.buffer, ptr, input.length).set(input);
+    return input.length;
+  }
+  let capacity = input.length + (input.length >> 3) + 16;
+  let ptr = w.input_buffer(capacity);
+  let { read, written } = encoder.encodeInto(input, new Uint8Array(memory.buffer, ptr, capacity));
+  if (read < input.length) {
+    const rest = input.substring(read);
+    capacity = written + rest.length * 3;
+    ptr = w.input_buffer(capacity);
+    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, capacity - written)).written;
+  }
+  return written;
+}
+
+/** A valid result whose `value` is parsed by the JS engine on first read. */
+function lazyValue<T>(read: () => T): { ok: true; value: T } {
+  return {
+    ok: true,
+    get value(): T {
+      const value = read();
+      Object.defineProperty(this, 'value', { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+  };
+}
 
 function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions): ValidationResult<T> {
   const { validator, limits } = compiled(kind, options);
-  let text: string;
-  let found: string;
+  const w = bindings();
+  let text: string | Uint8Array;
   if (typeof input === 'string') {
     // UTF-8 needs at least one byte per UTF-16 unit: refuse before copying.
     if (input.length > limits.maxBytes) return { ok: false, issues: [tooLargeIssue(limits.maxBytes, input.length)] };
     text = escapeLoneSurrogates(input);
-    found = validator.check_text(text);
   } else if (input instanceof Uint8Array) {
     if (input.length > limits.maxBytes) return { ok: false, issues: [tooLargeIssue(limits.maxBytes, input.length)] };
-    found = validator.check_bytes(input);
-    text = found ? '' : decoder.decode(input);
+    text = input;
   } else {
     const wire = toWireText(input, limits);
     if (wire.issues) return { ok: false, issues: wire.issues };
     text = wire.text;
-    found = validator.check_text(text);
   }
-  if (found) return { ok: false, issues: JSON.parse(found) as Issue[] };
-  return { ok: true, value: JSON.parse(text) as T };
+  if (validator.check_input(writeInput(w, text)) !== 0) {
+    return { ok: false, issues: JSON.parse(w.take_last_issues()) as Issue[] };
+  }
+  const valid = text;
+  return lazyValue(() => JSON.parse(typeof valid === 'string' ? valid : decoder.decode(valid)) as T);
 }
 
-/** Validates an AgentResult v1 (seed 004). Every issue is reported. */
+/**
+ * Validates an AgentResult v1 (seed 004). Every issue is reported. On success
+ * `value` is a fresh plain copy, parsed by the JS engine when first read.
+ */
 export function validateAgentResult(input: ResultInput, options?: ValidationOptions): ValidationResult<AgentResult> {
   return validate<AgentResult>(AGENT, input, options);
 }

@@ -4,6 +4,7 @@
 
 mod build;
 mod catalog;
+mod input;
 mod status;
 mod validator;
 

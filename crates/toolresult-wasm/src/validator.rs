@@ -59,6 +59,18 @@ impl EnvelopeValidator {
         render(self.0.check_bytes(bytes))
     }
 
+    /// Checks the first `len` bytes of the input buffer (see `input_buffer`):
+    /// 0 when valid, 1 when not (the issues are then in `take_last_issues`).
+    pub fn check_input(&self, len: usize) -> u32 {
+        let issues = crate::input::with_input(len, |bytes| self.0.check_bytes(bytes));
+        if issues.is_empty() {
+            0
+        } else {
+            crate::input::set_last_issues(to_json(&issues));
+            1
+        }
+    }
+
     /// Checks JSON syntax and limits only (no envelope): `""` or issues.
     pub fn check_json(&self, text: &str) -> String {
         match self.0.parse_json(text) {

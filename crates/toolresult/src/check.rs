@@ -60,6 +60,15 @@ impl<'o> Checker<'o> {
             .push(Issue::new(self.path.clone(), code, message));
     }
 
+    /// Records an issue at an absolute path.
+    pub fn report_at(&mut self, path: &str, code: IssueCode, message: String) {
+        if self.issues.len() >= self.opts.max_issues {
+            self.overflowed = true;
+            return;
+        }
+        self.issues.push(Issue::new(path, code, message));
+    }
+
     /// Runs `f` with `key` appended to the current path.
     pub fn at<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
         let len = self.path.len();
@@ -74,31 +83,6 @@ impl<'o> Checker<'o> {
         self.at(&key, f)
     }
 
-    fn expected(&mut self, what: &str, got: &Value) {
-        let msg = format!("expected {what}, got {}", json_type(got));
-        self.report(IssueCode::InvalidType, msg);
-    }
-
-    pub fn object<'v>(&mut self, v: &'v Value) -> Option<&'v Map<String, Value>> {
-        match v {
-            Value::Object(o) => Some(o),
-            other => {
-                self.expected("object", other);
-                None
-            }
-        }
-    }
-
-    pub fn array<'v>(&mut self, v: &'v Value) -> Option<&'v Vec<Value>> {
-        match v {
-            Value::Array(a) => Some(a),
-            other => {
-                self.expected("array", other);
-                None
-            }
-        }
-    }
-
     /// Reports every key of `obj` that is not in `allowed`.
     pub fn known_fields(&mut self, obj: &Map<String, Value>, allowed: &[&str]) {
         for key in obj.keys() {
@@ -110,182 +94,6 @@ impl<'o> Checker<'o> {
                 self.at(key, |c| c.report(IssueCode::UnknownField, msg));
             }
         }
-    }
-
-    /// A required field: reports `missing_field` when absent, then runs `f`.
-    pub fn required<'v, R>(
-        &mut self,
-        obj: &'v Map<String, Value>,
-        key: &str,
-        f: impl FnOnce(&mut Self, &'v Value) -> Option<R>,
-    ) -> Option<R> {
-        match obj.get(key) {
-            Some(v) => self.at(key, |c| f(c, v)),
-            None => {
-                self.at(key, |c| {
-                    c.report(
-                        IssueCode::MissingField,
-                        format!("required field `{key}` is missing"),
-                    )
-                });
-                None
-            }
-        }
-    }
-
-    /// An optional field: absent and `null` both mean "not given".
-    pub fn optional<'v, R>(
-        &mut self,
-        obj: &'v Map<String, Value>,
-        key: &str,
-        f: impl FnOnce(&mut Self, &'v Value) -> Option<R>,
-    ) -> Option<R> {
-        match obj.get(key) {
-            None | Some(Value::Null) => None,
-            Some(v) => self.at(key, |c| f(c, v)),
-        }
-    }
-
-    pub fn string<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
-        match v {
-            Value::String(s) => Some(s),
-            other => {
-                self.expected("string", other);
-                None
-            }
-        }
-    }
-
-    pub fn non_empty_string<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
-        let s = self.string(v)?;
-        if s.is_empty() {
-            self.report(IssueCode::EmptyString, "must not be empty");
-            return None;
-        }
-        Some(s)
-    }
-
-    pub fn boolean(&mut self, v: &Value) -> Option<bool> {
-        match v {
-            Value::Bool(b) => Some(*b),
-            other => {
-                self.expected("boolean", other);
-                None
-            }
-        }
-    }
-
-    pub fn string_array(&mut self, v: &Value) -> Option<()> {
-        let items = self.array(v)?;
-        for (i, item) in items.iter().enumerate() {
-            self.at_index(i, |c| c.string(item));
-        }
-        Some(())
-    }
-
-    /// A duration or other non-negative number (fractions allowed).
-    pub fn non_negative_number(&mut self, v: &Value) -> Option<f64> {
-        let Some(n) = v.as_f64() else {
-            self.expected("number", v);
-            return None;
-        };
-        if n < 0.0 {
-            self.report(IssueCode::Negative, format!("must be >= 0, got {n}"));
-            return None;
-        }
-        Some(n)
-    }
-
-    /// A count or size: a non-negative whole number no larger than `max`.
-    /// `2.0` counts as whole, as in JSON Schema's `integer`.
-    pub fn count(&mut self, v: &Value, max: u64) -> Option<u64> {
-        let n = self.non_negative_number(v)?;
-        if !is_whole(n) && n <= max as f64 {
-            self.report(
-                IssueCode::NotInteger,
-                format!("must be a whole number, got {n}"),
-            );
-            return None;
-        }
-        if n > max as f64 {
-            self.report(IssueCode::InvalidType, format!("must be at most {max}"));
-            return None;
-        }
-        Some(n as u64)
-    }
-
-    pub fn one_of<'v>(&mut self, v: &'v Value, allowed: &[&str]) -> Option<&'v str> {
-        let s = self.string(v)?;
-        if !allowed.contains(&s) {
-            self.report(
-                IssueCode::InvalidEnum,
-                format!("`{s}` is not one of: {}", allowed.join(", ")),
-            );
-            return None;
-        }
-        Some(s)
-    }
-
-    pub fn version(&mut self, v: &Value, supported: &[&str]) -> Option<()> {
-        let s = self.string(v)?;
-        if !supported.contains(&s) {
-            self.report(
-                IssueCode::UnsupportedVersion,
-                format!(
-                    "version `{s}` is not supported; supported versions: {}",
-                    supported.join(", ")
-                ),
-            );
-            return None;
-        }
-        Some(())
-    }
-
-    pub fn uuid(&mut self, v: &Value) -> Option<()> {
-        let s = self.string(v)?;
-        if !is_hyphenated_uuid(s) {
-            self.report(
-                IssueCode::InvalidUuid,
-                format!("`{s}` is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f"),
-            );
-            return None;
-        }
-        Some(())
-    }
-
-    pub fn timestamp(&mut self, v: &Value) -> Option<OffsetDateTime> {
-        let s = self.string(v)?;
-        match parse_timestamp(s) {
-            Some(t) => Some(t),
-            None => {
-                self.report(
-                    IssueCode::InvalidTimestamp,
-                    format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z"),
-                );
-                None
-            }
-        }
-    }
-
-    pub fn error_code<'v>(&mut self, v: &'v Value) -> Option<&'v str> {
-        let s = self.string(v)?;
-        if !is_screaming_snake_case(s) {
-            self.report(
-                IssueCode::InvalidErrorCode,
-                format!("`{s}` is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)"),
-            );
-            return None;
-        }
-        Some(s)
-    }
-
-    pub fn sha256(&mut self, v: &Value) -> Option<()> {
-        let s = self.string(v)?;
-        if !(s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))) {
-            self.report(IssueCode::InvalidSha256, "must be 64 lowercase hex digits");
-            return None;
-        }
-        Some(())
     }
 }
 

@@ -1,0 +1,165 @@
+// `npm run bench`: toolresult side by side with the JS validators users would
+// pick instead, in one process on the same inputs. Writes bench/RESULTS.md.
+//   --smoke   a seconds-long run that only proves the bench still works
+//             (npm test runs it; it asserts nothing about time)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { Bench } from 'tinybench';
+import { parseAgentResult, validateAgentResult } from 'toolresult';
+import * as competitors from './competitors.mjs';
+import { inputs } from './inputs.mjs';
+
+const smoke = process.argv.includes('--smoke');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const require = createRequire(import.meta.url);
+
+const variants = {
+  'toolresult validateAgentResult(string)': () => (text) => validateAgentResult(text).ok,
+  'toolresult parseAgentResult(string)': () => (text) => {
+    try {
+      return parseAgentResult(text) !== undefined;
+    } catch {
+      return false;
+    }
+  },
+  'toolresult validateAgentResult(object)†': () => {
+    const parsed = new Map();
+    return (text) => {
+      let value = parsed.get(text);
+      if (value === undefined) parsed.set(text, (value = JSON.parse(text)));
+      return validateAgentResult(value).ok;
+    };
+  },
+  'ajv (compiled)': competitors.ajvCompiled,
+  'ajv (standalone)': competitors.ajvStandalone,
+  'zod 4': () => competitors.zod({ jitless: false }),
+  'zod 4 (jitless)': () => competitors.zod({ jitless: true }),
+  valibot: competitors.valibot,
+  typebox: competitors.typebox,
+  '@cfworker/json-schema': competitors.cfworker,
+};
+const AJV = 'ajv (compiled)';
+const CF = '@cfworker/json-schema';
+
+const validators = {};
+for (const [name, make] of Object.entries(variants)) validators[name] = await make();
+
+// Every validator must agree on every input before it is timed.
+for (const [inputName, text] of Object.entries(inputs)) {
+  const expected = !inputName.startsWith('invalid');
+  for (const [name, check] of Object.entries(validators)) {
+    if (check(text) !== expected) throw new Error(`${name} says ${!expected} for ${inputName}`);
+  }
+}
+
+const medians = {}; // input -> variant -> ns
+for (const [inputName, text] of Object.entries(inputs)) {
+  const big = text.length > 100_000;
+  const bench = new Bench({ time: smoke ? 10 : big ? 3000 : 1500, warmupTime: smoke ? 5 : 300, iterations: smoke ? 3 : 50 });
+  for (const [name, check] of Object.entries(validators)) bench.add(name, () => check(text));
+  await bench.run();
+  medians[inputName] = Object.fromEntries(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
+  console.log(`${inputName} (${text.length} bytes) done`);
+}
+
+// Cold start: import + build the validator + first validation, in a new process.
+const coldRuns = smoke ? 1 : 7;
+function coldStart(name, body) {
+  const script = `import { readFileSync } from 'node:fs';
+const text = readFileSync(${JSON.stringify(path.join(root, 'tests/fixtures/agent/valid-success.json'))}, 'utf8');
+const schema = JSON.parse(readFileSync(${JSON.stringify(require.resolve('toolresult/schemas/agent-result.v1.json'))}, 'utf8'));
+const t0 = performance.now();
+${body}
+console.log(performance.now() - t0);`;
+  const file = path.join(here, `.cold-${name}.mjs`);
+  writeFileSync(file, script);
+  const times = [];
+  for (let i = 0; i < coldRuns; i++) {
+    const out = execFileSync(process.execPath, [file], { cwd: here, encoding: 'utf8' });
+    times.push(Number(out.trim()));
+  }
+  rmSync(file);
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+const cold = {
+  toolresult: coldStart('toolresult', `const t = await import('toolresult'); t.validateAgentResult(text);`),
+  'ajv (compiled)': coldStart('ajv', `const { default: Ajv } = await import('ajv/dist/2020.js'); const { default: f } = await import('ajv-formats'); const a = new Ajv({ allErrors: true }); f(a); a.compile(schema)(JSON.parse(text));`),
+  'zod 4': coldStart('zod', `const { z } = await import('zod'); z.strictObject({ task_id: z.string(), status: z.enum(['success']) }).safeParse(JSON.parse(text));`),
+  valibot: coldStart('valibot', `const v = await import('valibot'); v.safeParse(v.looseObject({ task_id: v.string() }), JSON.parse(text));`),
+  '@cfworker/json-schema': coldStart('cfworker', `const { Validator } = await import('@cfworker/json-schema'); new Validator(schema, '2020-12', false).validate(JSON.parse(text));`),
+};
+
+// Bundle size: esbuild, minified, gzip; the wasm module counted on top for us.
+function bundleSize(name, entry) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+  // The entry sits here so that it resolves packages from this repository.
+  const file = path.join(here, `.bundle-${name.replace(/\W/g, '')}.mjs`);
+  writeFileSync(file, entry);
+  const out = path.join(dir, 'out.js');
+  const r = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), [file, '--bundle', '--minify', '--format=esm', '--platform=browser', `--outfile=${out}`, '--log-level=error'], { cwd: here, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`esbuild ${name}: ${r.stderr}`);
+  const size = gzipSync(readFileSync(out), { level: 9 }).length;
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(file);
+  return size;
+}
+const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), { level: 9 }).length;
+const sizes = {
+  toolresult: bundleSize('toolresult', `import { init, validateAgentResult } from ${JSON.stringify(require.resolve('toolresult/web').replace(/\\/g, '/'))}; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
+  'ajv (compiled)': bundleSize('ajv', `import Ajv from 'ajv/dist/2020.js'; import f from 'ajv-formats'; const a = new Ajv(); f(a); console.log(a.compile({}));`),
+  'zod 4': bundleSize('zod', `import { z } from 'zod'; console.log(z.strictObject({ a: z.string() }).safeParse({}));`),
+  valibot: bundleSize('valibot', `import * as v from 'valibot'; console.log(v.safeParse(v.strictObject({ a: v.string() }), {}));`),
+  '@cfworker/json-schema': bundleSize('cfworker', `import { Validator } from '@cfworker/json-schema'; console.log(new Validator({}).validate(1));`),
+};
+
+// ----------------------------------------------------------------- report
+// Read from node_modules directly: not every package exports ./package.json.
+const version = (pkg) => JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+const libs = ['toolresult', 'ajv', 'ajv-formats', 'zod', 'valibot', '@sinclair/typebox', '@cfworker/json-schema', 'tinybench', 'esbuild'];
+const fmt = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
+const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+
+const lines = [];
+lines.push('# Benchmark results', '');
+lines.push(`Generated by \`npm run bench\` (bench/run.mjs)${smoke ? ' — SMOKE RUN, numbers are not meaningful' : ''}.`, '');
+lines.push(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.arch()}, Node ${process.version}.`, '');
+lines.push(`Libraries: ${libs.map((l) => `${l} ${version(l)}`).join(', ')}.`, '');
+lines.push('Each validator gets the JSON string and does its own `JSON.parse`; medians (p50) of tinybench samples; one process, same inputs.', '');
+lines.push('† `validateAgentResult(object)` is given the already parsed object (its JSON.parse is not timed).', '');
+lines.push('## AgentResult envelope validation (median time per call; lower is better)', '');
+const inputNames = Object.keys(inputs);
+lines.push(`| validator | ${inputNames.map((n) => `${n} (${inputs[n].length.toLocaleString('en')} B)`).join(' | ')} |`);
+lines.push(`|---|${inputNames.map(() => '---:').join('|')}|`);
+for (const name of Object.keys(validators)) {
+  lines.push(`| ${name} | ${inputNames.map((n) => fmt(medians[n][name])).join(' | ')} |`);
+}
+lines.push('', '### Ratios (toolresult ÷ other; below 1 means toolresult is faster)', '');
+lines.push(`| ratio | ${inputNames.join(' | ')} |`);
+lines.push(`|---|${inputNames.map(() => '---:').join('|')}|`);
+for (const ours of ['toolresult validateAgentResult(string)', 'toolresult parseAgentResult(string)']) {
+  for (const other of [AJV, CF]) {
+    lines.push(`| ${ours.replace('toolresult ', '')} ÷ ${other} | ${inputNames.map((n) => ratio(medians[n][ours], medians[n][other])).join(' | ')} |`);
+  }
+}
+lines.push('', '## Cold start (import + build the validator + first validation, median of new processes)', '');
+lines.push('| library | cold start |', '|---|---:|');
+for (const [name, ms] of Object.entries(cold)) lines.push(`| ${name} | ${ms.toFixed(1)} ms |`);
+lines.push('', '## Bundle size (esbuild --minify, gzip -9; toolresult includes its wasm module)', '');
+lines.push('| library | gzip |', '|---|---:|');
+for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
+lines.push(`| (toolresult wasm module alone) | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+
+const notesFile = path.join(here, 'NOTES.md');
+lines.push('', readFileSync(notesFile, 'utf8').trim(), '');
+
+const report = lines.join('\n');
+const outFile = smoke ? path.join(os.tmpdir(), 'toolresult-bench-smoke.md') : path.join(here, 'RESULTS.md');
+writeFileSync(outFile, report);
+console.log(`\n${report}\n\nwrote ${outFile}`);

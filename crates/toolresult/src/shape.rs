@@ -1,0 +1,493 @@
+//! The envelope shapes as data: which fields exist, which are required, and
+//! the rule each value follows. Both validators read these tables: the
+//! streaming fast path (`fast.rs`) and the diagnostic walker (`validate.rs`),
+//! so the two cannot disagree about what a field may hold.
+
+use alloc::format;
+use alloc::string::String;
+use time::OffsetDateTime;
+
+use crate::agent_result::{AgentResultVersion, AgentType};
+use crate::check::{is_hyphenated_uuid, is_screaming_snake_case, is_whole, parse_timestamp};
+use crate::issue::IssueCode;
+use crate::options::ValidationOptions;
+use crate::tool_result::{SideEffectType, ToolResultVersion};
+
+/// What a value must be.
+#[derive(Debug)]
+pub(crate) enum Rule {
+    /// Any JSON value (payloads such as `output`).
+    Any,
+    /// Any JSON object (payloads such as `result`, `parameters`).
+    AnyObject,
+    Str,
+    NonEmpty,
+    Bool,
+    /// A duration: a number >= 0, fractions allowed.
+    NonNegative,
+    /// A count or size: a whole number in 0..=max.
+    Count(u64),
+    Uuid,
+    Timestamp,
+    ErrorCode,
+    Sha256,
+    Enum(&'static [&'static str]),
+    /// The seed's five agent types, widened by options.
+    AgentType,
+    Version(&'static [&'static str]),
+    ArrayOf(&'static Rule),
+    Struct(&'static Shape),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Presence {
+    Required,
+    /// May be absent or `null`.
+    Optional,
+    /// Has a default: may be absent, but not `null`.
+    Defaulted,
+}
+
+/// Values the meaning checks need, captured while the shape is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Success,
+    Status,
+    Error,
+    ErrorCode,
+    ErrorMessage,
+    StartedAt,
+    CompletedAt,
+    Duration,
+    BatchIndex,
+    BatchId,
+}
+pub(crate) const SLOTS: usize = 10;
+
+#[derive(Debug)]
+pub(crate) struct Field {
+    pub name: &'static str,
+    pub rule: Rule,
+    pub presence: Presence,
+    pub slot: Option<Slot>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shape {
+    pub fields: &'static [Field],
+    /// Other fields are allowed (and kept as they are).
+    pub open: bool,
+}
+
+const fn field(name: &'static str, rule: Rule, presence: Presence) -> Field {
+    Field {
+        name,
+        rule,
+        presence,
+        slot: None,
+    }
+}
+
+const fn slot(name: &'static str, rule: Rule, presence: Presence, slot: Slot) -> Field {
+    Field {
+        name,
+        rule,
+        presence,
+        slot: Some(slot),
+    }
+}
+
+use Presence::{Defaulted, Optional, Required};
+
+pub(crate) const AGENT_STATUSES: &[&str] = &[
+    "pending",
+    "queued",
+    "running",
+    "success",
+    "failed",
+    "timeout",
+    "cancelled",
+];
+pub(crate) const TOOL_STATUSES: &[&str] = &[
+    "success",
+    "failed",
+    "timeout",
+    "cancelled",
+    "requires_confirmation",
+    "sandbox_error",
+    "permission_denied",
+    "validation_error",
+    "tool_not_found",
+    "license_required",
+    "output_validation_failed",
+    "rate_limited",
+    "security_violation",
+    "resource_limit_exceeded",
+];
+
+static ARTIFACT: Shape = Shape {
+    open: true,
+    fields: &[
+        field("name", Rule::Str, Optional),
+        field("path", Rule::Str, Optional),
+        field("uri", Rule::Str, Optional),
+        field("type", Rule::Str, Optional),
+        field("mime_type", Rule::Str, Optional),
+        field("size_bytes", Rule::Count(u64::MAX), Optional),
+        field("sha256", Rule::Sha256, Optional),
+    ],
+};
+
+static AGENT_METRICS: Shape = Shape {
+    open: false,
+    fields: &[
+        field("duration_ms", Rule::NonNegative, Required),
+        field("tokens_used", Rule::Count(u64::MAX), Optional),
+        field("api_calls", Rule::Count(u64::MAX), Optional),
+        field("memory_used_bytes", Rule::Count(u64::MAX), Optional),
+    ],
+};
+
+static AGENT_ERROR: Shape = Shape {
+    open: false,
+    fields: &[
+        field("code", Rule::NonEmpty, Required),
+        field("message", Rule::Str, Required),
+        field("details", Rule::AnyObject, Optional),
+        field("stack", Rule::Str, Optional),
+        field("retryable", Rule::Bool, Defaulted),
+    ],
+};
+
+/// AgentResult v1 (seed 004). Field order is the order issues are reported in.
+pub(crate) static AGENT_RESULT: Shape = Shape {
+    open: false,
+    fields: &[
+        field(
+            "version",
+            Rule::Version(AgentResultVersion::SUPPORTED),
+            Required,
+        ),
+        field("task_id", Rule::NonEmpty, Required),
+        field("workflow_id", Rule::NonEmpty, Required),
+        field("agent_id", Rule::NonEmpty, Required),
+        field("agent_type", Rule::AgentType, Required),
+        slot("success", Rule::Bool, Required, Slot::Success),
+        slot("status", Rule::Enum(AGENT_STATUSES), Required, Slot::Status),
+        field("action", Rule::NonEmpty, Required),
+        field("result", Rule::AnyObject, Required),
+        field(
+            "artifacts",
+            Rule::ArrayOf(&Rule::Struct(&ARTIFACT)),
+            Optional,
+        ),
+        field("metrics", Rule::Struct(&AGENT_METRICS), Required),
+        slot("error", Rule::Struct(&AGENT_ERROR), Optional, Slot::Error),
+        field("warnings", Rule::ArrayOf(&Rule::Str), Optional),
+        field("timestamp", Rule::Timestamp, Required),
+    ],
+};
+
+static TOOL_INPUT: Shape = Shape {
+    open: false,
+    fields: &[
+        field("tool_name", Rule::NonEmpty, Required),
+        field("parameters", Rule::AnyObject, Required),
+        field("tool_call_id", Rule::Str, Optional),
+    ],
+};
+
+static SIDE_EFFECT: Shape = Shape {
+    open: false,
+    fields: &[
+        field("type", Rule::Enum(&SideEffectType::NAMES), Required),
+        field("resource", Rule::NonEmpty, Required),
+        field("description", Rule::Str, Optional),
+        field("previous_value", Rule::Any, Optional),
+        field("new_value", Rule::Any, Optional),
+        field("timestamp", Rule::Timestamp, Required),
+        field("is_reversible", Rule::Bool, Defaulted),
+    ],
+};
+
+static METADATA: Shape = Shape {
+    open: false,
+    fields: &[
+        field("execution_id", Rule::Uuid, Required),
+        slot("started_at", Rule::Timestamp, Required, Slot::StartedAt),
+        slot("completed_at", Rule::Timestamp, Required, Slot::CompletedAt),
+        slot("duration_ms", Rule::NonNegative, Required, Slot::Duration),
+        field("output_size", Rule::Count(u64::MAX), Optional),
+        field("output_truncated", Rule::Bool, Defaulted),
+        field("sandbox_id", Rule::Str, Optional),
+        field("resource_metrics", Rule::AnyObject, Optional),
+        field("execution_metrics", Rule::AnyObject, Optional),
+        field("agent_id", Rule::Uuid, Optional),
+        field("user_id", Rule::Uuid, Optional),
+        slot("batch_id", Rule::Uuid, Optional, Slot::BatchId),
+        slot(
+            "batch_index",
+            Rule::Count(u32::MAX as u64),
+            Optional,
+            Slot::BatchIndex,
+        ),
+        field("correlation_id", Rule::Str, Optional),
+    ],
+};
+
+/// ToolResult v1 (seed 000).
+pub(crate) static TOOL_RESULT: Shape = Shape {
+    open: false,
+    fields: &[
+        field(
+            "schema_version",
+            Rule::Version(ToolResultVersion::SUPPORTED),
+            Required,
+        ),
+        field("input", Rule::Struct(&TOOL_INPUT), Required),
+        field("output", Rule::Any, Optional),
+        slot("status", Rule::Enum(TOOL_STATUSES), Required, Slot::Status),
+        slot("error_message", Rule::Str, Optional, Slot::ErrorMessage),
+        slot("error_code", Rule::ErrorCode, Optional, Slot::ErrorCode),
+        field(
+            "side_effects",
+            Rule::ArrayOf(&Rule::Struct(&SIDE_EFFECT)),
+            Optional,
+        ),
+        field("metadata", Rule::Struct(&METADATA), Required),
+    ],
+};
+
+/// A scalar as either validator sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Str(&'a str),
+    Array,
+    Object,
+}
+
+impl Scalar<'_> {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Scalar::Null => "null",
+            Scalar::Bool(_) => "boolean",
+            Scalar::Number(_) => "number",
+            Scalar::Str(_) => "string",
+            Scalar::Array => "array",
+            Scalar::Object => "object",
+        }
+    }
+}
+
+/// What a passed check yields for the meaning checks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Checked {
+    Other,
+    Bool(bool),
+    Number(f64),
+    Time(OffsetDateTime),
+    /// A member of an enum table.
+    Name(&'static str),
+}
+
+/// Why a check failed. Messages are only built when someone reads them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Problem<'a> {
+    Type {
+        expected: &'static str,
+        got: &'static str,
+    },
+    Empty,
+    Negative(f64),
+    NotWhole(f64),
+    TooBig(u64),
+    NotInEnum(&'a str, &'static [&'static str]),
+    AgentType(&'a str),
+    Version(&'a str, &'static [&'static str]),
+    Uuid(&'a str),
+    Timestamp(&'a str),
+    ErrorCode(&'a str),
+    Sha256,
+}
+
+impl Problem<'_> {
+    pub fn code(&self) -> IssueCode {
+        match self {
+            Problem::Type { .. } | Problem::TooBig(_) => IssueCode::InvalidType,
+            Problem::Empty => IssueCode::EmptyString,
+            Problem::Negative(_) => IssueCode::Negative,
+            Problem::NotWhole(_) => IssueCode::NotInteger,
+            Problem::NotInEnum(..) | Problem::AgentType(_) => IssueCode::InvalidEnum,
+            Problem::Version(..) => IssueCode::UnsupportedVersion,
+            Problem::Uuid(_) => IssueCode::InvalidUuid,
+            Problem::Timestamp(_) => IssueCode::InvalidTimestamp,
+            Problem::ErrorCode(_) => IssueCode::InvalidErrorCode,
+            Problem::Sha256 => IssueCode::InvalidSha256,
+        }
+    }
+
+    pub fn message(&self, opts: &ValidationOptions) -> String {
+        match *self {
+            Problem::Type { expected, got } => format!("expected {expected}, got {got}"),
+            Problem::Empty => String::from("must not be empty"),
+            Problem::Negative(n) => format!("must be >= 0, got {n}"),
+            Problem::NotWhole(n) => format!("must be a whole number, got {n}"),
+            Problem::TooBig(max) => format!("must be at most {max}"),
+            Problem::NotInEnum(s, allowed) => {
+                format!("`{s}` is not one of: {}", allowed.join(", "))
+            }
+            Problem::AgentType(s) => {
+                let mut allowed = alloc::vec::Vec::from(AgentType::KNOWN);
+                allowed.extend(opts.extra_agent_types.iter().map(String::as_str));
+                format!(
+                    "`{s}` is not one of: {} (pass allowUnknownAgentTypes or extraAgentTypes to accept others)",
+                    allowed.join(", ")
+                )
+            }
+            Problem::Version(s, supported) => format!(
+                "version `{s}` is not supported; supported versions: {}",
+                supported.join(", ")
+            ),
+            Problem::Uuid(s) => {
+                format!("`{s}` is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f")
+            }
+            Problem::Timestamp(s) => {
+                format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z")
+            }
+            Problem::ErrorCode(s) => {
+                format!("`{s}` is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)")
+            }
+            Problem::Sha256 => String::from("must be 64 lowercase hex digits"),
+        }
+    }
+}
+
+fn expected(rule: &Rule) -> &'static str {
+    match rule {
+        Rule::Any => "any value",
+        Rule::AnyObject | Rule::Struct(_) => "object",
+        Rule::ArrayOf(_) => "array",
+        Rule::Bool => "boolean",
+        Rule::NonNegative | Rule::Count(_) => "number",
+        _ => "string",
+    }
+}
+
+/// Checks a scalar (or the type of a container) against a rule. Containers
+/// that match their rule's type pass here; their contents are the caller's.
+pub(crate) fn check<'a>(
+    rule: &Rule,
+    value: Scalar<'a>,
+    opts: &ValidationOptions,
+) -> Result<Checked, Problem<'a>> {
+    let mismatch = || Problem::Type {
+        expected: expected(rule),
+        got: value.type_name(),
+    };
+    match (rule, value) {
+        (Rule::Any, _) => Ok(Checked::Other),
+        (Rule::AnyObject | Rule::Struct(_), Scalar::Object) => Ok(Checked::Other),
+        (Rule::ArrayOf(_), Scalar::Array) => Ok(Checked::Other),
+        (Rule::Bool, Scalar::Bool(b)) => Ok(Checked::Bool(b)),
+        (Rule::NonNegative, Scalar::Number(n)) => {
+            if n < 0.0 {
+                Err(Problem::Negative(n))
+            } else {
+                Ok(Checked::Number(n))
+            }
+        }
+        (Rule::Count(max), Scalar::Number(n)) => {
+            if n < 0.0 {
+                Err(Problem::Negative(n))
+            } else if n > *max as f64 {
+                Err(Problem::TooBig(*max))
+            } else if !is_whole(n) {
+                Err(Problem::NotWhole(n))
+            } else {
+                Ok(Checked::Number(n))
+            }
+        }
+        (Rule::Str, Scalar::Str(_)) => Ok(Checked::Other),
+        (Rule::NonEmpty, Scalar::Str(s)) => {
+            if s.is_empty() {
+                Err(Problem::Empty)
+            } else {
+                Ok(Checked::Other)
+            }
+        }
+        (Rule::Uuid, Scalar::Str(s)) => {
+            if is_hyphenated_uuid(s) {
+                Ok(Checked::Other)
+            } else {
+                Err(Problem::Uuid(s))
+            }
+        }
+        (Rule::Timestamp, Scalar::Str(s)) => match parse_timestamp(s) {
+            Some(t) => Ok(Checked::Time(t)),
+            None => Err(Problem::Timestamp(s)),
+        },
+        (Rule::ErrorCode, Scalar::Str(s)) => {
+            if is_screaming_snake_case(s) {
+                Ok(Checked::Other)
+            } else {
+                Err(Problem::ErrorCode(s))
+            }
+        }
+        (Rule::Sha256, Scalar::Str(s)) => {
+            let hex = s.len() == 64 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+            if hex {
+                Ok(Checked::Other)
+            } else {
+                Err(Problem::Sha256)
+            }
+        }
+        (Rule::Enum(allowed), Scalar::Str(s)) => match allowed.iter().find(|a| **a == s) {
+            Some(name) => Ok(Checked::Name(name)),
+            None => Err(Problem::NotInEnum(s, allowed)),
+        },
+        (Rule::Version(supported), Scalar::Str(s)) => {
+            if supported.contains(&s) {
+                Ok(Checked::Other)
+            } else {
+                Err(Problem::Version(s, supported))
+            }
+        }
+        (Rule::AgentType, Scalar::Str(s)) => {
+            if s.is_empty() {
+                Err(Problem::Empty)
+            } else if AgentType::KNOWN.contains(&s)
+                || opts.allow_unknown_agent_types
+                || opts.extra_agent_types.iter().any(|t| t == s)
+            {
+                Ok(Checked::Other)
+            } else {
+                Err(Problem::AgentType(s))
+            }
+        }
+        _ => Err(mismatch()),
+    }
+}
+
+/// What the shape walk captured for the meaning checks.
+#[derive(Debug, Default)]
+pub(crate) struct Captures {
+    /// The field was present and not null (whether or not it passed).
+    pub given: [bool; SLOTS],
+    /// The field passed its check.
+    pub value: [Option<Checked>; SLOTS],
+}
+
+impl Captures {
+    pub fn get(&self, slot: Slot) -> Option<Checked> {
+        self.value[slot as usize]
+    }
+    pub fn given(&self, slot: Slot) -> bool {
+        self.given[slot as usize]
+    }
+}
+
+pub(crate) static AGENT_RESULT_RULE: Rule = Rule::Struct(&AGENT_RESULT);
+pub(crate) static TOOL_RESULT_RULE: Rule = Rule::Struct(&TOOL_RESULT);
