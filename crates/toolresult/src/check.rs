@@ -124,7 +124,7 @@ pub fn is_screaming_snake_case(s: &str) -> bool {
 }
 
 /// The allowed name closest to a misspelt one, if any is close.
-fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
     allowed
         .iter()
         .map(|a| (edit_distance(key, a), *a))

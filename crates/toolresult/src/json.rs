@@ -24,37 +24,27 @@ pub struct ParseLimits {
 
 /// Parses UTF-8 bytes strictly. Invalid UTF-8 is an `invalid_utf8` issue.
 pub fn parse_bytes(bytes: &[u8], limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str(utf8(bytes, limits)?, limits)
+}
+
+/// The bytes as text, or the `too_large` / `invalid_utf8` issue.
+pub(crate) fn utf8(bytes: &[u8], limits: ParseLimits) -> Result<&str, Issue> {
     check_size(bytes.len(), limits)?;
-    match core::str::from_utf8(bytes) {
-        Ok(text) => parse_str(text, limits),
-        Err(e) => Err(Issue::new(
+    core::str::from_utf8(bytes).map_err(|e| {
+        Issue::new(
             "",
             IssueCode::InvalidUtf8,
             format!(
                 "input is not valid UTF-8: bad byte at offset {}",
                 e.valid_up_to()
             ),
-        )),
-    }
+        )
+    })
 }
 
 /// Parses JSON text strictly into a `serde_json::Value`.
 pub fn parse_str(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
-    check_size(text.len(), limits)?;
-    if text.starts_with('\u{feff}') {
-        return Err(Issue::new(
-            "",
-            IssueCode::InvalidJson,
-            "input starts with a byte order mark (U+FEFF); JSON text must not",
-        ));
-    }
-    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
-        return Err(Issue::new(
-            "",
-            IssueCode::InvalidJson,
-            "input is empty: expected a JSON value",
-        ));
-    }
+    precheck(text, limits)?;
     let mut state = ParseState {
         path: Vec::new(),
         depth: 0,
@@ -76,6 +66,26 @@ pub fn parse_str(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
     }
 }
 
+/// What is wrong with the text as a whole, before parsing: size, BOM, empty.
+pub(crate) fn precheck(text: &str, limits: ParseLimits) -> Result<(), Issue> {
+    check_size(text.len(), limits)?;
+    if text.starts_with('\u{feff}') {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input starts with a byte order mark (U+FEFF); JSON text must not",
+        ));
+    }
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input is empty: expected a JSON value",
+        ));
+    }
+    Ok(())
+}
+
 fn check_size(len: usize, limits: ParseLimits) -> Result<(), Issue> {
     if len > limits.max_bytes {
         return Err(Issue::new(
@@ -91,7 +101,7 @@ fn check_size(len: usize, limits: ParseLimits) -> Result<(), Issue> {
 }
 
 /// Maps a serde_json error that our visitor did not raise itself.
-fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
+pub(crate) fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
     let text = err.to_string();
     // serde_json does not expose its error codes; its messages are stable.
     // A high surrogate escape not followed by `\u` is "end of hex escape".
@@ -151,11 +161,8 @@ impl ParseState {
     fn enter<E: de::Error>(&mut self) -> Result<(), E> {
         self.depth += 1;
         if self.depth > self.max_depth {
-            let max = self.max_depth;
-            return Err(self.fail(
-                IssueCode::TooDeep,
-                format!("arrays and objects nest deeper than the maxDepth limit of {max}"),
-            ));
+            let message = too_deep_message(self.max_depth);
+            return Err(self.fail(IssueCode::TooDeep, message));
         }
         Ok(())
     }
@@ -173,13 +180,22 @@ impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
 }
 
 fn unsafe_integer<E: de::Error>(state: &mut ParseState, shown: &dyn fmt::Display) -> E {
-    state.fail(
-        IssueCode::UnsafeInteger,
-        format!(
-            "integer {shown} is outside +/-(2^53-1) and cannot be held exactly by JavaScript; send it as a string"
-        ),
+    state.fail(IssueCode::UnsafeInteger, unsafe_integer_message(shown))
+}
+
+pub(crate) fn unsafe_integer_message(shown: &dyn fmt::Display) -> String {
+    format!(
+        "integer {shown} is outside +/-(2^53-1) and cannot be held exactly by JavaScript; send it as a string"
     )
 }
+
+pub(crate) fn too_deep_message(max: usize) -> String {
+    format!(
+        "arrays and objects nest deeper than the maxDepth limit of {max} (raise it with the maxDepth option, up to {MAX_DEPTH_CEILING})"
+    )
+}
+
+pub(crate) const DUPLICATE_KEY_MESSAGE: &str = "key appears more than once in the same object";
 
 impl<'de> Visitor<'de> for StrictValue<'_> {
     type Value = Value;
@@ -252,10 +268,9 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
         while let Some(key) = map.next_key::<String>()? {
             if out.contains_key(&key) {
                 self.state.path.push(Segment::Key(key));
-                return Err(self.state.fail(
-                    IssueCode::DuplicateKey,
-                    String::from("key appears more than once in the same object"),
-                ));
+                return Err(self
+                    .state
+                    .fail(IssueCode::DuplicateKey, String::from(DUPLICATE_KEY_MESSAGE)));
             }
             self.state.path.push(Segment::Key(key));
             let value = map.next_value_seed(StrictValue {

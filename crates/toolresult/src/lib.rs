@@ -32,7 +32,6 @@ extern crate std;
 pub mod agent_result;
 pub mod builder;
 mod check;
-mod fast;
 pub mod issue;
 pub mod json;
 mod meaning;
@@ -40,6 +39,7 @@ pub mod options;
 mod serde_count;
 mod shape;
 pub mod status;
+mod stream;
 pub mod tool_result;
 pub mod validate;
 

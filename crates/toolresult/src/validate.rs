@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 
 use crate::agent_result::AgentResult;
 use crate::check::Checker;
-use crate::fast;
 use crate::issue::{Issue, IssueCode, Issues};
 use crate::json::{self, ParseLimits};
 use crate::meaning;
 use crate::options::ValidationOptions;
 use crate::shape::{self, Captures, Presence, Rule, Scalar, Shape, Slot};
+use crate::stream;
 use crate::tool_result::ToolResult;
 
 /// Which envelope a validator checks.
@@ -74,7 +74,7 @@ impl Validator {
 
     /// Whether JSON text is a valid envelope: the streaming fast path alone.
     pub fn is_valid_str(&self, text: &str) -> bool {
-        fast::accepts(text, self.kind, &self.options)
+        stream::accepts(text, self.kind, &self.options)
     }
 
     /// Every issue in JSON text; empty when it is a valid envelope. Valid input
@@ -87,26 +87,21 @@ impl Validator {
         self.diagnose_str(text)
     }
 
-    /// The diagnostic path alone (parse into a value, then walk it).
+    /// The diagnostic path alone: every issue, in one streaming pass.
     pub fn diagnose_str(&self, text: &str) -> Issues {
-        match self.parse_json(text) {
-            Ok(value) => self.check_value(&value),
-            Err(issues) => issues,
-        }
+        stream::collect(text, self.kind, &self.options)
     }
 
     /// Every issue in UTF-8 JSON bytes; empty when they are a valid envelope.
     pub fn check_bytes(&self, bytes: &[u8]) -> Issues {
-        if let Ok(text) = core::str::from_utf8(bytes) {
-            return self.check_str(text);
-        }
-        match self.parse_json_bytes(bytes) {
-            Ok(value) => self.check_value(&value),
-            Err(issues) => issues,
+        match json::utf8(bytes, self.limits()) {
+            Ok(text) => self.check_str(text),
+            Err(issue) => Issues::from(issue),
         }
     }
 
-    /// Every issue in an already parsed value.
+    /// Every issue in an already parsed value (the same tables and checks as
+    /// the streaming path, walked over the value).
     pub fn check_value(&self, value: &Value) -> Issues {
         let mut c = Checker::new(&self.options);
         match self.kind {

@@ -1,6 +1,7 @@
-//! The streaming fast path and the diagnostic path must give the same verdict
-//! on every input: on the shared fixtures, and on random mutations of the
-//! valid ones (proptest).
+//! The three ways to validate must agree on every input: the streaming accept
+//! mode (the fast path), the streaming collect mode (every issue), and the walk
+//! over a parsed value (used for values built in Rust). Checked on the shared
+//! fixtures and on random mutations of the valid ones (proptest).
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -22,6 +23,17 @@ fn assert_same_verdict(v: &Validator, text: &str) -> Result<(), TestCaseError> {
         slow,
         text
     );
+    if let Ok(value) = v.parse_json(text) {
+        let brief = |issues: toolresult::Issues| {
+            let mut out: Vec<String> = issues
+                .iter()
+                .map(|i| format!("{} {}", i.path, i.code))
+                .collect();
+            out.sort();
+            out
+        };
+        prop_assert_eq!(brief(slow), brief(v.check_value(&value)), "for {}", text);
+    }
     Ok(())
 }
 
