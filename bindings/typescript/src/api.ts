@@ -40,10 +40,15 @@ interface Compiled {
 // Compiled validators by kind + options; default options are the common case.
 const validators = new Map<string, Compiled>();
 const MAX_CACHED_VALIDATORS = 64;
+// The default-options validators, by kind: the hot path skips the map.
+const defaultValidators: (Compiled | undefined)[] = [];
 let defaults: Required<ValidationOptions> | undefined;
+let memory: WebAssembly.Memory | undefined;
 onInstall(() => {
   validators.clear();
+  defaultValidators.length = 0;
   defaults = undefined;
+  memory = undefined;
 });
 
 /** The default validation options: the documented limits. */
@@ -53,6 +58,13 @@ export function defaultOptions(): Required<ValidationOptions> {
 }
 
 function compiled(kind: Kind, options: ValidationOptions | undefined): Compiled {
+  if (options === undefined) {
+    return (defaultValidators[kind] ??= compiledFor(kind, undefined));
+  }
+  return compiledFor(kind, options);
+}
+
+function compiledFor(kind: Kind, options: ValidationOptions | undefined): Compiled {
   const optionsJson = options === undefined ? '' : optionsText(options);
   const key = `${kind}:${optionsJson}`;
   let entry = validators.get(key);
@@ -97,20 +109,22 @@ const encoder = new TextEncoder();
  * encoded after growing the buffer to the UTF-8 worst case.
  */
 function writeInput(w: Wasm, input: string | Uint8Array): number {
-  const memory = w.wasm_memory() as WebAssembly.Memory;
+  // The Memory object is stable; its buffer is replaced whenever memory grows,
+  // so views are taken after input_buffer() has made room.
+  const mem = (memory ??= w.wasm_memory() as WebAssembly.Memory);
   if (typeof input !== 'string') {
     const ptr = w.input_buffer(input.length);
-    new Uint8Array(memory.buffer, ptr, input.length).set(input);
+    new Uint8Array(mem.buffer, ptr, input.length).set(input);
     return input.length;
   }
   let capacity = input.length + (input.length >> 3) + 16;
   let ptr = w.input_buffer(capacity);
-  let { read, written } = encoder.encodeInto(input, new Uint8Array(memory.buffer, ptr, capacity));
+  let { read, written } = encoder.encodeInto(input, new Uint8Array(mem.buffer, ptr, capacity));
   if (read < input.length) {
     const rest = input.substring(read);
     capacity = written + rest.length * 3;
     ptr = w.input_buffer(capacity);
-    written += encoder.encodeInto(rest, new Uint8Array(memory.buffer, ptr + written, capacity - written)).written;
+    written += encoder.encodeInto(rest, new Uint8Array(mem.buffer, ptr + written, capacity - written)).written;
   }
   return written;
 }

@@ -12,11 +12,7 @@ pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> S
     outcome(build(failure, spec_json, now_unix_ms))
 }
 
-fn build(
-    failure: bool,
-    spec_json: &str,
-    now_unix_ms: f64,
-) -> Result<toolresult::ToolResult, Issues> {
+fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json::Value, Issues> {
     let limits = ParseLimits {
         max_bytes: DEFAULT_MAX_BYTES,
         max_depth: DEFAULT_MAX_DEPTH,
@@ -34,9 +30,5 @@ fn build(
         now_unix_ms,
         random,
     };
-    if failure {
-        toolresult::create_failure(spec, stamp)
-    } else {
-        toolresult::create_success(spec, stamp)
-    }
+    toolresult::builder::build_value(spec, stamp, failure)
 }

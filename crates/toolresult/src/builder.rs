@@ -7,11 +7,11 @@ use serde_json::{Map, Value};
 use time::{Duration, OffsetDateTime, UtcOffset};
 
 use crate::check::{json_type, parse_timestamp};
-use crate::issue::{Issue, IssueCode, Issues};
+use crate::issue::{Issue, IssueCode, Issues, Num};
 use crate::options::ValidationOptions;
 use crate::status::ToolStatus;
 use crate::tool_result::{ToolResult, ToolResultVersion};
-use crate::validate::tool_result_from_value;
+use crate::validate::{tool_result_from_value, EnvelopeKind, Validator};
 
 /// What the environment supplies when a result is built.
 #[derive(Debug, Clone, Copy)]
@@ -42,20 +42,27 @@ const TIMING: &[&str] = &["started_at", "completed_at", "duration_ms"];
 /// `{ input: { tool_name, parameters?, tool_call_id? }, output?, side_effects?,
 ///    started_at?, completed_at?, duration_ms?, ...metadata fields }`.
 pub fn create_success(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
-    build(spec, stamp, None)
+    typed(build_value(spec, stamp, false)?)
 }
 
 /// Builds a failed result; the spec also needs `status` (any status but
 /// `success`), `error_code` and `error_message`.
 pub fn create_failure(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
-    build(spec, stamp, Some(()))
+    typed(build_value(spec, stamp, true)?)
+}
+
+fn typed(value: Value) -> Result<ToolResult, Issues> {
+    tool_result_from_value(value, &ValidationOptions::default())
 }
 
 fn spec_issue(key: &str, code: IssueCode, message: String) -> Issues {
     Issues::from(Issue::new(format!("/{key}"), code, message))
 }
 
-fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, Issues> {
+/// Builds and validates a result as a JSON value (what `create_success` /
+/// `create_failure` return, before conversion to the typed form). Bindings
+/// use it to hand the value on without a typed round trip.
+pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Issues> {
     let Value::Object(mut spec) = spec else {
         return Err(Issues::from(Issue::new(
             "",
@@ -72,7 +79,7 @@ fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, I
     ];
     allowed.extend_from_slice(METADATA_PASSTHROUGH);
     allowed.extend_from_slice(TIMING);
-    if failure.is_some() {
+    if failure {
         allowed.push("status");
     }
     if let Some(key) = spec.keys().find(|k| !allowed.contains(&k.as_str())) {
@@ -88,9 +95,10 @@ fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, I
         ));
     }
 
-    let status = match failure {
-        None => ToolStatus::Success,
-        Some(()) => failure_status(spec.get("status"))?,
+    let status = if failure {
+        failure_status(spec.get("status"))?
+    } else {
+        ToolStatus::Success
     };
 
     let mut input = spec.remove("input").unwrap_or(Value::Null);
@@ -144,7 +152,14 @@ fn build(spec: Value, stamp: Stamp, failure: Option<()>) -> Result<ToolResult, I
         Value::String(ToolResultVersion::SUPPORTED[0].into()),
     );
 
-    tool_result_from_value(Value::Object(result), &ValidationOptions::default()).map_err(spec_paths)
+    let result = Value::Object(result);
+    let issues = Validator::new(EnvelopeKind::ToolResult, ValidationOptions::default())?
+        .check_value(&result);
+    if issues.is_empty() {
+        Ok(result)
+    } else {
+        Err(spec_paths(issues))
+    }
 }
 
 /// Issues come from validating the built result; point them back at the spec,
@@ -253,7 +268,10 @@ fn timing(spec: &Map<String, Value>, now_unix_ms: f64) -> Result<(String, String
                 spec_issue(
                     "completed_at",
                     IssueCode::InvalidTimestamp,
-                    format!("the clock reading {now_unix_ms} ms is not a usable time"),
+                    format!(
+                        "the clock reading {} ms is not a usable time",
+                        Num(now_unix_ms)
+                    ),
                 )
             })?;
             (now, format_rfc3339_millis(now))

@@ -178,3 +178,17 @@ pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
         }
     }
 }
+
+/// A number as JSON writes it. Messages use this rather than `{}` on `f64`,
+/// which would pull core's float formatter into the wasm module (~15 KB) next
+/// to the one serde_json already has.
+pub(crate) struct Num(pub f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match serde_json::Number::from_f64(self.0) {
+            Some(n) => fmt::Display::fmt(&n, f),
+            None => f.write_str("NaN"),
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use crate::issue::IssueCode;
+use crate::issue::{IssueCode, Num};
 use crate::options::ValidationOptions;
 use crate::shape::{Captures, Checked, Slot};
 
@@ -69,14 +69,17 @@ pub(crate) fn tool_result(c: &Captures, opts: &ValidationOptions, out: &mut dyn 
         let elapsed_ms = (completed - started).as_seconds_f64() * 1000.0;
         if elapsed_ms < 0.0 {
             out.meaning("/metadata/completed_at", IssueCode::TimeOrder, &|| {
-                format!("completed_at is {} ms before started_at", -elapsed_ms)
+                format!("completed_at is {} ms before started_at", Num(-elapsed_ms))
             });
         } else if let Some(Checked::Number(duration)) = c.get(Slot::Duration) {
             let tolerance = opts.duration_tolerance_ms;
             if (duration - elapsed_ms).abs() > tolerance {
                 out.meaning("/metadata/duration_ms", IssueCode::DurationMismatch, &|| {
                     format!(
-                        "duration_ms is {duration} but completed_at - started_at is {elapsed_ms} ms (tolerance {tolerance} ms)"
+                        "duration_ms is {} but completed_at - started_at is {} ms (tolerance {} ms)",
+                        Num(duration),
+                        Num(elapsed_ms),
+                        Num(tolerance)
                     )
                 });
             }

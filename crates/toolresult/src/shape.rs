@@ -9,7 +9,7 @@ use time::OffsetDateTime;
 
 use crate::agent_result::{AgentResultVersion, AgentType};
 use crate::check::{is_hyphenated_uuid, is_screaming_snake_case, is_whole, parse_timestamp};
-use crate::issue::IssueCode;
+use crate::issue::{IssueCode, Num};
 use crate::options::ValidationOptions;
 use crate::tool_result::{SideEffectType, ToolResultVersion};
 
@@ -333,8 +333,8 @@ impl Problem<'_> {
         match *self {
             Problem::Type { expected, got } => format!("expected {expected}, got {got}"),
             Problem::Empty => String::from("must not be empty"),
-            Problem::Negative(n) => format!("must be >= 0, got {n}"),
-            Problem::NotWhole(n) => format!("must be a whole number, got {n}"),
+            Problem::Negative(n) => format!("must be >= 0, got {}", Num(n)),
+            Problem::NotWhole(n) => format!("must be a whole number, got {}", Num(n)),
             Problem::TooBig(max) => format!("must be at most {max}"),
             Problem::NotInEnum(s, allowed) => {
                 format!("`{s}` is not one of: {}", allowed.join(", "))
