@@ -19,7 +19,8 @@ step('build: wasm-bindgen');
 for (const target of ['nodejs', 'web']) {
   const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
   rmSync(out, { recursive: true, force: true });
-  run(wasmBindgenBin(), ['--target', target, '--out-dir', out, '--out-name', WASM_NAME, rawWasm]);
+  // The reset function lets the wrapper replace an instance that trapped.
+  run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', WASM_NAME, rawWasm]);
   // Debian's binaryen makes modules that fail to load; the npm one is current.
   const wasm = path.join(out, `${WASM_NAME}_bg.wasm`);
   run(binPath('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', wasm]);

@@ -23,8 +23,8 @@ step('build: wasm + TypeScript (type check)');
 run(process.execPath, ['scripts/build.mjs']);
 
 step('node: the shared suites against the browser build (TOOLRESULT_BUILD=web)');
-const shared = ['tests/node/fixtures.test.mjs', 'tests/node/agreement.test.mjs', 'tests/node/api.test.mjs'];
+const shared = ['tests/node/fixtures.test.mjs', 'tests/node/agreement.test.mjs', 'tests/node/api.test.mjs', 'tests/hostile/'];
 run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT_BUILD: 'web' } });
 
 step('node: tests against the built Node package, then packaging');
-run(process.execPath, ['--test', 'tests/node/', 'tests/packaging/']);
+run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/packaging/']);

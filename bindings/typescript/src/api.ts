@@ -17,7 +17,7 @@ import type {
   ValidationOptions,
 } from './generated/types.js';
 import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
-import { bindings, onInstall, type Wasm } from './runtime.js';
+import { bindings, call, onInstall, type Wasm } from './runtime.js';
 import { escapeLoneSurrogates, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
 
 type EnvelopeValidator = InstanceType<Wasm['EnvelopeValidator']>;
@@ -53,7 +53,7 @@ onInstall(() => {
 
 /** The default validation options: the documented limits. */
 export function defaultOptions(): Required<ValidationOptions> {
-  defaults ??= JSON.parse(bindings().default_options()) as Required<ValidationOptions>;
+  defaults ??= JSON.parse(call((w) => w.default_options())) as Required<ValidationOptions>;
   return { ...defaults, extraAgentTypes: [...defaults.extraAgentTypes] };
 }
 
@@ -70,13 +70,13 @@ function compiledFor(kind: Kind, options: ValidationOptions | undefined): Compil
   let entry = validators.get(key);
   if (entry) return entry;
   const w = bindings();
-  const problems = w.check_options(kind, optionsJson);
+  const problems = call(() => w.check_options(kind, optionsJson));
   if (problems) {
     throw new ToolResultError('invalid_options', 'invalid validation options', JSON.parse(problems) as Issue[]);
   }
   const merged = { ...defaultOptions(), ...(options ?? {}) };
   entry = {
-    validator: new w.EnvelopeValidator(kind, optionsJson),
+    validator: call(() => new w.EnvelopeValidator(kind, optionsJson)),
     limits: { maxBytes: merged.maxBytes, maxDepth: merged.maxDepth },
   };
   if (validators.size >= MAX_CACHED_VALIDATORS) {
@@ -129,21 +129,34 @@ function writeInput(w: Wasm, input: string | Uint8Array): number {
   return written;
 }
 
-/** A valid result whose `value` is parsed by the JS engine on first read. */
-function lazyValue<T>(read: () => T): { ok: true; value: T } {
-  return {
-    ok: true,
-    get value(): T {
-      const value = read();
-      Object.defineProperty(this, 'value', { value, enumerable: true, writable: true, configurable: true });
-      return value;
-    },
-  };
+/**
+ * A valid result whose `value` is parsed by the JS engine on first read (a
+ * prototype getter: no closure per call on the hot path). After the first
+ * read `value` is an own data property; `toJSON` gives `{ ok, value }`.
+ */
+class Valid<T> {
+  readonly ok = true as const;
+  #source: string | Uint8Array | undefined;
+
+  constructor(source: string | Uint8Array) {
+    this.#source = source;
+  }
+
+  get value(): T {
+    const source = this.#source as string | Uint8Array;
+    const value = JSON.parse(typeof source === 'string' ? source : decoder.decode(source)) as T;
+    this.#source = undefined;
+    Object.defineProperty(this, 'value', { value, enumerable: true, writable: true, configurable: true });
+    return value;
+  }
+
+  toJSON(): { ok: true; value: T } {
+    return { ok: true, value: this.value };
+  }
 }
 
 function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions): ValidationResult<T> {
   const { validator, limits } = compiled(kind, options);
-  const w = bindings();
   let text: string | Uint8Array;
   if (typeof input === 'string') {
     // UTF-8 needs at least one byte per UTF-16 unit: refuse before copying.
@@ -157,11 +170,13 @@ function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions
     if (wire.issues) return { ok: false, issues: wire.issues };
     text = wire.text;
   }
-  if (validator.check_input(writeInput(w, text)) !== 0) {
-    return { ok: false, issues: JSON.parse(w.take_last_issues()) as Issue[] };
-  }
-  const valid = text;
-  return lazyValue(() => JSON.parse(typeof valid === 'string' ? valid : decoder.decode(valid)) as T);
+  const source = text;
+  return call((w) => {
+    if (validator.check_input(writeInput(w, source)) !== 0) {
+      return { ok: false, issues: JSON.parse(w.take_last_issues()) as Issue[] };
+    }
+    return new Valid<T>(source);
+  });
 }
 
 /**
@@ -244,7 +259,7 @@ function build(failure: boolean, spec: SuccessSpec | FailureSpec): ToolResult {
   const withTimes = { ...spec, started_at: isoTime(spec.started_at), completed_at: isoTime(spec.completed_at) };
   const wire = toWireText(withTimes, { maxBytes: defaultOptions().maxBytes, maxDepth: defaultOptions().maxDepth });
   if (wire.issues) throw new ToolResultError('invalid_spec', 'invalid build spec', wire.issues);
-  const out = JSON.parse(bindings().create_tool_result(failure, wire.text, Date.now())) as
+  const out = JSON.parse(call((w) => w.create_tool_result(failure, wire.text, Date.now()))) as
     | { ok: true; value: ToolResult }
     | { ok: false; issues: Issue[] };
   if (!out.ok) throw new ToolResultError('invalid_spec', 'invalid build spec', out.issues);
@@ -271,9 +286,10 @@ export function createFailure(spec: FailureSpec): ToolResult {
  * `kind: 'agent'` picks the agent set (pending, queued, running, ...).
  */
 export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'agent'): StatusInfo {
-  const w = bindings();
   const name = String(status);
-  const found = kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT));
+  const found = call((w) =>
+    kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT)),
+  );
   if (!found) {
     throw new ToolResultError('unknown_status', `unknown ${kind ?? 'tool or agent'} status \`${name}\``);
   }
@@ -282,7 +298,7 @@ export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'ag
 
 /** Every issue code with its level (input, shape, meaning) and description. */
 export function issueCodes(): { code: IssueCode; level: IssueLevel; description: string }[] {
-  return JSON.parse(bindings().issue_codes());
+  return JSON.parse(call((w) => w.issue_codes()));
 }
 
 /** The JSON Schemas (2020-12), generated from the Rust types. */

@@ -122,11 +122,10 @@ export function toWireText(value: unknown, limits: WireLimits): Wire {
     return { text: write(value, 0) };
   } catch (e) {
     if (e instanceof WireError) return { issues: [e.issue] };
-    if (e instanceof RangeError) {
-      // A Proxy or getter can still recurse past the engine's stack.
-      return { issues: [{ path: pointer(path), code: 'too_deep', message: `value is too deeply nested: ${e.message}` }] };
-    }
-    throw e;
+    // A getter or Proxy trap threw while the value was read (or a revoked
+    // Proxy was touched): the value cannot be read, so it is not JSON data.
+    const message = e instanceof Error ? e.message : String(e);
+    return { issues: [{ path: pointer(path), code: 'unsupported_value', message: `reading the value threw: ${message}` }] };
   }
 }
 

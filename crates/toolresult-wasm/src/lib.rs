@@ -6,6 +6,7 @@ mod build;
 mod catalog;
 mod input;
 mod status;
+mod trap;
 mod validator;
 
 use serde::Serialize;

@@ -1,0 +1,69 @@
+// Runs the adversarial corpus through the npm package (TOOLRESULT_BUILD=web
+// for the browser build). Every case must end in its typed outcome within a
+// bounded time, and the module must still validate a good input afterwards.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { test } from 'node:test';
+import { build, toolresult } from '../node/helpers.mjs';
+import { cases, goodAgentText, goodToolText } from './corpus.mjs';
+
+const { ToolResultError, validateAgentResult, validateToolResult, createSuccess } = toolresult;
+
+function assertAlive() {
+  assert.equal(validateAgentResult(goodAgentText).ok, true, 'the module stopped working');
+  assert.equal(validateToolResult(goodToolText).ok, true, 'the module stopped working');
+}
+
+test('the corpus is big enough', () => {
+  assert.ok(cases.length >= 40, `${cases.length} cases`);
+  assert.equal(new Set(cases.map((c) => c.name)).size, cases.length, 'case names are unique');
+});
+
+for (const c of cases) {
+  test(`hostile: ${c.name}`, { timeout: 30_000 }, () => {
+    const raw = c.input();
+    const input = c.unwrap ? raw.value : raw;
+    const validate = c.kind === 'tool' ? validateToolResult : validateAgentResult;
+    if (c.throws) {
+      assert.throws(
+        () => validate(input, c.options),
+        (e) => e instanceof ToolResultError && e.code === c.throws && e.issues.length > 0,
+      );
+    } else {
+      const r = validate(input, c.options);
+      if (c.expect === 'ok') {
+        assert.equal(r.ok, true, JSON.stringify(r.issues?.slice(0, 3)));
+        if (typeof input === 'string') assert.deepEqual(r.value, JSON.parse(input), 'the value is exactly the input');
+      } else {
+        assert.equal(r.ok, false, 'expected issues');
+        assert.equal(r.issues[0].code, c.expect, JSON.stringify(r.issues[0]));
+        for (const issue of r.issues) {
+          assert.equal(typeof issue.path, 'string');
+          assert.ok(issue.path === '' || issue.path.startsWith('/'), issue.path);
+          assert.ok(issue.message.length > 5, issue.message);
+        }
+      }
+      if (c.check) assert.ok(c.check(r, raw), 'case-specific check');
+    }
+    assertAlive();
+  });
+}
+
+test('a trap restarts the instance, throws internal_trap, and later calls work', async () => {
+  const require = createRequire(import.meta.url);
+  const dist = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist', build);
+  const runtime = build === 'web' ? await import(path.join(dist, 'runtime.js')) : require(path.join(dist, 'runtime.js'));
+  // Warm the caches that a trap must invalidate.
+  assert.equal(validateAgentResult(goodAgentText, { maxIssues: 5 }).ok, true);
+  const before = runtime.trapCount();
+  assert.throws(
+    () => runtime.call((w) => w.trap_for_tests()),
+    (e) => e instanceof ToolResultError && e.code === 'internal_trap' && /restarted/.test(e.message),
+  );
+  assert.equal(runtime.trapCount(), before + 1);
+  assertAlive();
+  assert.equal(validateAgentResult(goodAgentText, { maxIssues: 5 }).ok, true);
+  assert.deepEqual(validateAgentResult('{"x":1}').issues[0], { path: '/x', code: 'unknown_field', message: 'unknown field `x`' });
+  assert.equal(createSuccess({ input: { tool_name: 't' } }).status, 'success');
+});
