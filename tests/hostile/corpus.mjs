@@ -47,6 +47,10 @@ export const cases = [
   { name: '100,000 unknown fields', input: () => Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`f${i}`, i])), expect: 'unknown_field', check: (r) => r.issues.length === 101 && r.issues[100].code === 'too_many_issues' },
   { name: 'object with 50,000 keys, one duplicated (text)', input: () => textWithResult(`{${Array.from({ length: 50_000 }, (_, i) => `"k${i}":${i}`).join(',')},"k49":1}`), expect: 'duplicate_key' },
 
+  // Found by the `envelope` fuzz target: a capped report must list the first
+  // issues in document order, whichever internal path produced it.
+  { name: 'legacy TaskResult with maxIssues 3', input: () => readFileSync(path.join(fixtures, 'agent/invalid-legacy-task-result.json'), 'utf8'), options: { maxIssues: 3 }, expect: 'invalid_enum', check: (r) => r.issues.map((i) => `${i.path} ${i.code}`).join(',') === '/status invalid_enum,/output unknown_field,/errors unknown_field, too_many_issues' },
+
   // --- keys special to JavaScript
   { name: '__proto__/constructor/prototype at every level (text)', input: specialKeysText, expect: 'ok', check: (r) => Object.getPrototypeOf(r.value.result) === Object.prototype && Object.hasOwn(r.value.result, '__proto__') && Object.hasOwn(r.value.result.__proto__, '__proto__') && ({}).polluted === undefined },
   { name: '__proto__ keys as a JS value (from JSON.parse)', input: () => JSON.parse(specialKeysText()), expect: 'ok', check: (r) => Object.hasOwn(r.value.result.constructor, 'prototype') && Object.getPrototypeOf(r.value) === Object.prototype },

@@ -4,7 +4,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
@@ -83,17 +83,10 @@ impl<'o> Checker<'o> {
         self.at(&key, f)
     }
 
-    /// Reports every key of `obj` that is not in `allowed`.
-    pub fn known_fields(&mut self, obj: &Map<String, Value>, allowed: &[&str]) {
-        for key in obj.keys() {
-            if !allowed.contains(&key.as_str()) {
-                let msg = match suggest(key, allowed) {
-                    Some(s) => format!("unknown field `{key}` (did you mean `{s}`?)"),
-                    None => format!("unknown field `{key}`"),
-                };
-                self.at(key, |c| c.report(IssueCode::UnknownField, msg));
-            }
-        }
+    /// Reports `key` as not part of the schema, suggesting a close name.
+    pub fn unknown_field(&mut self, key: &str, allowed: &[&str]) {
+        let msg = unknown_field_message(key, allowed);
+        self.at(key, |c| c.report(IssueCode::UnknownField, msg));
     }
 }
 
@@ -121,6 +114,13 @@ pub fn is_screaming_snake_case(s: &str) -> bool {
         && !s.contains("__")
         && b.iter()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+pub(crate) fn unknown_field_message(key: &str, allowed: &[&str]) -> String {
+    match suggest(key, allowed) {
+        Some(s) => format!("unknown field `{key}` (did you mean `{s}`?)"),
+        None => format!("unknown field `{key}`"),
+    }
 }
 
 /// The allowed name closest to a misspelt one, if any is close.

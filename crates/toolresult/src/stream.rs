@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use crate::check::suggest;
+use crate::check;
 use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
 use crate::json::{self, ParseLimits, MAX_SAFE_INTEGER};
 use crate::meaning::{self, Sink};
@@ -442,10 +442,7 @@ fn read_struct<'de, A: MapAccess<'de>>(
 
 fn unknown_field_message(key: &str, shape: &Shape) -> String {
     let names: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
-    match suggest(key, &names) {
-        Some(s) => format!("unknown field `{key}` (did you mean `{s}`?)"),
-        None => format!("unknown field `{key}`"),
-    }
+    check::unknown_field_message(key, &names)
 }
 
 /// A free-form object: any keys (each once), any values.

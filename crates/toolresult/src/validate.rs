@@ -206,21 +206,33 @@ fn walk(c: &mut Checker, caps: &mut Captures, rule: &Rule, slot: Option<Slot>, v
     }
 }
 
+/// Fields are checked in document order, then missing ones are reported: the
+/// same order as the streaming validator, so both report the same first
+/// `max_issues` issues.
 fn walk_struct(c: &mut Checker, caps: &mut Captures, shape: &Shape, obj: &Map<String, Value>) {
-    if !shape.open {
-        let names: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
-        c.known_fields(obj, &names);
+    for (key, v) in obj {
+        match shape.fields.iter().find(|f| f.name == key) {
+            Some(field) => {
+                if v.is_null() && field.presence == Presence::Optional {
+                    continue;
+                }
+                c.at(key, |c| walk(c, caps, &field.rule, field.slot, v));
+            }
+            None if shape.open => {}
+            None => {
+                let names: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
+                c.unknown_field(key, &names);
+            }
+        }
     }
     for field in shape.fields {
-        match (obj.get(field.name), field.presence) {
-            (None, Presence::Required) => c.at(field.name, |c| {
+        if field.presence == Presence::Required && !obj.contains_key(field.name) {
+            c.at(field.name, |c| {
                 c.report(
                     IssueCode::MissingField,
                     format!("required field `{}` is missing", field.name),
                 )
-            }),
-            (None, _) | (Some(Value::Null), Presence::Optional) => {}
-            (Some(v), _) => c.at(field.name, |c| walk(c, caps, &field.rule, field.slot, v)),
+            });
         }
     }
 }

@@ -1,0 +1,55 @@
+// `npm run fuzz -- --seconds N [--target NAME]`: runs each cargo-fuzz target
+// (nightly, libFuzzer) for N seconds from the committed seeds, and prints the
+// executions and crashes per target. Crash inputs land in fuzz/artifacts/;
+// each one found becomes a regression case in tests/hostile/corpus.mjs.
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { root, run, step } from './lib.mjs';
+
+const TARGETS = ['envelope', 'builders', 'json_roundtrip'];
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const seconds = Number(flag('--seconds', '60'));
+const only = flag('--target', undefined);
+if (!Number.isFinite(seconds) || seconds <= 0) {
+  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip]');
+  process.exit(2);
+}
+
+const toolRoot = path.join(root, '.tools', 'cargo-fuzz');
+const cargoFuzz = path.join(toolRoot, 'bin', 'cargo-fuzz');
+step('fuzz: setup');
+run('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal']);
+if (!existsSync(cargoFuzz)) run('cargo', ['install', 'cargo-fuzz', '--root', toolRoot]);
+const env = { ...process.env, PATH: `${path.dirname(cargoFuzz)}${path.delimiter}${process.env.PATH}` };
+
+const results = [];
+for (const target of only ? [only] : TARGETS) {
+  step(`fuzz: ${target} for ${seconds} s`);
+  const corpus = path.join(root, 'fuzz', 'corpus', target);
+  mkdirSync(corpus, { recursive: true });
+  const seeds = path.join(root, 'fuzz', 'seeds', target);
+  const extra = target === 'envelope' || target === 'json_roundtrip' ? [`-dict=${path.join(root, 'fuzz', 'envelope.dict')}`] : [];
+  const seedDirs = existsSync(seeds) ? [seeds] : [path.join(root, 'fuzz', 'seeds', 'envelope')];
+  const r = spawnSync(
+    'cargo',
+    ['+nightly', 'fuzz', 'run', '-O', target, corpus, ...seedDirs, '--', `-max_total_time=${seconds}`, '-rss_limit_mb=4096', '-max_len=65536', ...extra],
+    { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
+  const log = `${r.stdout}\n${r.stderr}`;
+  const done = log.match(/Done (\d+) runs in (\d+) second/);
+  const artifacts = path.join(root, 'fuzz', 'artifacts', target);
+  const crashes = existsSync(artifacts) ? readdirSync(artifacts).filter((f) => /^(crash|oom|timeout|leak)-/.test(f)) : [];
+  results.push({ target, execs: done ? Number(done[1]) : NaN, seconds: done ? Number(done[2]) : NaN, crashes: crashes.length, exit: r.status });
+  if (r.status !== 0) console.error(log.split('\n').slice(-40).join('\n'));
+}
+
+console.log('\n| target | execs | seconds | execs/s | crashes |\n|---|---:|---:|---:|---:|');
+for (const r of results) {
+  console.log(`| ${r.target} | ${r.execs.toLocaleString('en')} | ${r.seconds} | ${Math.round(r.execs / r.seconds).toLocaleString('en')} | ${r.crashes} |`);
+}
+process.exit(results.every((r) => r.exit === 0 && r.crashes === 0) ? 0 : 1);
