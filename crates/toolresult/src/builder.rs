@@ -349,6 +349,26 @@ mod tests {
     }
 
     #[test]
+    fn numbers_in_the_output_survive_exactly() {
+        // Found by a property test: without serde_json's `float_roundtrip`
+        // this came back as -3.74239088018063e-261.
+        let spec = r#"{"input": {"tool_name": "t"}, "output": [-3.7423908801806307e-261, 0.1, 1e300, 5e-324]}"#;
+        let spec = crate::json::parse_str(
+            spec,
+            crate::json::ParseLimits {
+                max_bytes: 1 << 20,
+                max_depth: 8,
+            },
+        )
+        .unwrap();
+        let built = build_value(spec, STAMP, false).unwrap();
+        assert_eq!(
+            serde_json::to_string(&built["output"]).unwrap(),
+            "[-3.7423908801806307e-261,0.1,1e+300,5e-324]"
+        );
+    }
+
+    #[test]
     fn duration_is_derived_from_given_times() {
         let r = create_success(
             json!({"input": {"tool_name": "t"}, "started_at": "2026-01-01T00:00:00Z",
