@@ -41,6 +41,7 @@ mod shape;
 pub mod status;
 mod stream;
 pub mod tool_result;
+pub mod truncate;
 pub mod validate;
 
 pub use agent_result::{
