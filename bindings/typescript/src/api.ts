@@ -17,6 +17,7 @@ import type {
   ValidationOptions,
 } from './generated/types.js';
 import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
+import { writeInput } from './input.js';
 import { bindings, call, onInstall, type Wasm } from './runtime.js';
 import { escapeLoneSurrogates, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
 
@@ -43,12 +44,10 @@ const MAX_CACHED_VALIDATORS = 64;
 // The default-options validators, by kind: the hot path skips the map.
 const defaultValidators: (Compiled | undefined)[] = [];
 let defaults: Required<ValidationOptions> | undefined;
-let memory: WebAssembly.Memory | undefined;
 onInstall(() => {
   validators.clear();
   defaultValidators.length = 0;
   defaults = undefined;
-  memory = undefined;
 });
 
 /** The default validation options: the documented limits. */
@@ -100,34 +99,6 @@ function optionsText(options: ValidationOptions): string {
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-const encoder = new TextEncoder();
-
-/**
- * Writes the input into the wasm input buffer and returns its byte length.
- * Strings go through `encodeInto` straight into wasm memory: one pass, no
- * intermediate copy. The first guess fits ASCII-heavy text; the rest is
- * encoded after growing the buffer to the UTF-8 worst case.
- */
-function writeInput(w: Wasm, input: string | Uint8Array): number {
-  // The Memory object is stable; its buffer is replaced whenever memory grows,
-  // so views are taken after input_buffer() has made room.
-  const mem = (memory ??= w.wasm_memory() as WebAssembly.Memory);
-  if (typeof input !== 'string') {
-    const ptr = w.input_buffer(input.length);
-    new Uint8Array(mem.buffer, ptr, input.length).set(input);
-    return input.length;
-  }
-  let capacity = input.length + (input.length >> 3) + 16;
-  let ptr = w.input_buffer(capacity);
-  let { read, written } = encoder.encodeInto(input, new Uint8Array(mem.buffer, ptr, capacity));
-  if (read < input.length) {
-    const rest = input.substring(read);
-    capacity = written + rest.length * 3;
-    ptr = w.input_buffer(capacity);
-    written += encoder.encodeInto(rest, new Uint8Array(mem.buffer, ptr + written, capacity - written)).written;
-  }
-  return written;
-}
 
 /**
  * A valid result whose `value` is parsed by the JS engine on first read (a

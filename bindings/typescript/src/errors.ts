@@ -5,6 +5,7 @@ export type ToolResultErrorCode =
   | 'invalid_agent_result'
   | 'invalid_tool_result'
   | 'invalid_spec'
+  | 'invalid_output'
   | 'invalid_options'
   | 'unknown_status'
   | 'not_initialized'

@@ -5,6 +5,7 @@ import { installWasm } from './runtime.js';
 installWasm(bindings);
 
 export * from './api.js';
+export * from './bound.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

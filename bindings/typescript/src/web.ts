@@ -16,6 +16,7 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
 }
 
 export * from './api.js';
+export * from './bound.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

@@ -2,6 +2,7 @@
 //! JSON text: the TypeScript wrapper owns the conversion to and from JS values,
 //! so no JS object is built on this side and nothing here can throw.
 
+mod bound;
 mod build;
 mod catalog;
 mod input;

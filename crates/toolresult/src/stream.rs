@@ -474,21 +474,13 @@ fn free_form<'de, A: MapAccess<'de>>(
 /// The keys seen in one object, to catch duplicates: a few inline (most
 /// objects are small, and this runs once per object of the payload), an
 /// ordered set once there are more.
+#[derive(Default)]
 struct Keys<'de> {
     few: [Option<Cow<'de, str>>; Keys::FEW],
     len: usize,
     many: BTreeSet<Cow<'de, str>>,
 }
 
-impl Default for Keys<'_> {
-    fn default() -> Self {
-        Keys {
-            few: Default::default(),
-            len: 0,
-            many: BTreeSet::new(),
-        }
-    }
-}
 
 impl<'de> Keys<'de> {
     const FEW: usize = 12;

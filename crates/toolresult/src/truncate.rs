@@ -32,7 +32,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 pub struct Truncation<T> {
     /// The output, cut to fit when it did not.
     pub output: T,
-    /// True when the output was cut.
+    /// True when the output was cut (the name matches ToolResultMetadata's).
+    #[serde(rename = "output_truncated")]
     pub truncated: bool,
     /// Bytes of the full output (UTF-8 text, or compact JSON).
     pub original_size: u64,
@@ -120,8 +121,20 @@ fn encoded_len<T: Serialize + ?Sized>(v: &T) -> usize {
 /// Limits below [`MIN_JSON_LIMIT`] are raised to it.
 pub fn truncate_json(value: &Value, max_bytes: usize) -> Truncation<Value> {
     let bytes = serde_json::to_vec(value).unwrap_or_default();
+    truncate_json_with_source(value, &bytes, max_bytes)
+}
+
+/// [`truncate_json`] for a value parsed from `source`: the original size and
+/// sha256 are those of the source bytes as given (for JS callers, the
+/// `JSON.stringify` form), not of a re-serialization.
+pub fn truncate_json_with_source(
+    value: &Value,
+    source: &[u8],
+    max_bytes: usize,
+) -> Truncation<Value> {
+    let bytes = source;
     let original_size = bytes.len() as u64;
-    let sha256 = sha256_hex(&bytes);
+    let sha256 = sha256_hex(bytes);
     let max_bytes = max_bytes.max(MIN_JSON_LIMIT);
     if bytes.len() <= max_bytes {
         return Truncation {
