@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Bench } from 'tinybench';
-import { parseAgentResult, validateAgentResult } from 'toolresult';
+import { createHash } from 'node:crypto';
+import { parseAgentResult, sha256Hex, truncateOutput, validateAgentResult } from 'toolresult';
 import * as competitors from './competitors.mjs';
 import { inputs } from './inputs.mjs';
 
@@ -67,6 +68,24 @@ for (const [inputName, text] of Object.entries(inputs)) {
   medians[inputName] = Object.fromEntries(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
   console.log(`${inputName} (${text.length} bytes) done`);
 }
+
+// Bounding a large output: truncate + sha256 vs Node's crypto hashing alone.
+const MB = 1024 * 1024;
+const bigText = 'lorem ipsum dolor sit amet, consectetur adipiscing elit\n'.repeat(Math.ceil((smoke ? 1.2 : 11) * MB / 56));
+const hashText = bigText.slice(0, (smoke ? 1 : 10) * MB);
+const bigJson = { rows: Array.from({ length: smoke ? 10_000 : 100_000 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ['a', 'b'], score: i / 3 })) };
+const limit = (smoke ? 1 : 10) * MB;
+const bounding = {
+  [`toolresult sha256Hex(${hashText.length / MB} MB string)`]: () => sha256Hex(hashText),
+  [`node crypto sha256 (${hashText.length / MB} MB string)`]: () => createHash('sha256').update(hashText).digest('hex'),
+  [`toolresult truncateOutput(${(bigText.length / MB).toFixed(1)} MB text, ${limit / MB} MiB limit)`]: () => truncateOutput(bigText, { maxBytes: limit }),
+  [`toolresult truncateOutput(JSON, ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB → ${limit / MB / 2} MiB)`]: () => truncateOutput(bigJson, { maxBytes: limit / 2 }),
+};
+const boundBench = new Bench({ time: smoke ? 10 : 3000, warmupTime: smoke ? 5 : 500, iterations: smoke ? 2 : 10 });
+for (const [name, f] of Object.entries(bounding)) boundBench.add(name, f);
+await boundBench.run();
+const boundMedians = Object.fromEntries(boundBench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
+console.log('bounding done');
 
 // Cold start: import + build the validator + first validation, in a new process.
 const coldRuns = smoke ? 1 : 7;
@@ -148,6 +167,10 @@ for (const ours of ['toolresult validateAgentResult(string)', 'toolresult parseA
     lines.push(`| ${ours.replace('toolresult ', '')} ÷ ${other} | ${inputNames.map((n) => ratio(medians[n][ours], medians[n][other])).join(' | ')} |`);
   }
 }
+lines.push('', '## Bounding a large output (median time per call)', '');
+lines.push('| operation | median | vs node crypto sha256 |', '|---|---:|---:|');
+const cryptoName = Object.keys(boundMedians).find((n) => n.startsWith('node crypto'));
+for (const [name, ns] of Object.entries(boundMedians)) lines.push(`| ${name} | ${fmt(ns)} | ${ratio(ns, boundMedians[cryptoName])} |`);
 lines.push('', '## Cold start (import + build the validator + first validation, median of new processes)', '');
 lines.push('| library | cold start |', '|---|---:|');
 for (const [name, ms] of Object.entries(cold)) lines.push(`| ${name} | ${ms.toFixed(1)} ms |`);
