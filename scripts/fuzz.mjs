@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root, run, step } from './lib.mjs';
 
-const TARGETS = ['envelope', 'builders', 'json_roundtrip'];
+const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate'];
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
@@ -16,7 +16,7 @@ const flag = (name, fallback) => {
 const seconds = Number(flag('--seconds', '60'));
 const only = flag('--target', undefined);
 if (!Number.isFinite(seconds) || seconds <= 0) {
-  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip]');
+  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip|truncate]');
   process.exit(2);
 }
 
@@ -33,7 +33,7 @@ for (const target of only ? [only] : TARGETS) {
   const corpus = path.join(root, 'fuzz', 'corpus', target);
   mkdirSync(corpus, { recursive: true });
   const seeds = path.join(root, 'fuzz', 'seeds', target);
-  const extra = target === 'envelope' || target === 'json_roundtrip' ? [`-dict=${path.join(root, 'fuzz', 'envelope.dict')}`] : [];
+  const extra = target !== 'builders' ? [`-dict=${path.join(root, 'fuzz', 'envelope.dict')}`] : [];
   const seedDirs = existsSync(seeds) ? [seeds] : [path.join(root, 'fuzz', 'seeds', 'envelope')];
   const r = spawnSync(
     'cargo',

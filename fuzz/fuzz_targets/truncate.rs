@@ -1,0 +1,39 @@
+//! Truncation on arbitrary text and JSON with arbitrary limits: never above
+//! the limit, always valid UTF-8 / valid JSON, untouched when it fits.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toolresult::json::{parse_str, ParseLimits};
+use toolresult::truncate::{cap_lines, preview, truncate_json, truncate_text, MIN_JSON_LIMIT};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&seed, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let limit = usize::from(seed) * 7;
+
+    let t = truncate_text(text, limit);
+    assert_eq!(t.truncated, text.len() > limit);
+    if t.truncated {
+        assert!(t.output.len() <= limit);
+    } else {
+        assert_eq!(t.output, text);
+    }
+
+    let (p, _) = preview(text, usize::from(seed));
+    assert!(p.chars().count() <= usize::from(seed).max(0));
+
+    let (capped, dropped) = cap_lines(text, usize::from(seed % 16));
+    assert!(dropped == 0 || capped.len() <= text.len() + 40);
+
+    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
+    if let Ok(value) = parse_str(text, limits) {
+        let t = truncate_json(&value, limit);
+        let out = serde_json::to_string(&t.output).unwrap();
+        assert!(out.len() <= limit.max(MIN_JSON_LIMIT), "{} > {limit}: {out}", out.len());
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back, t.output);
+        if !t.truncated {
+            assert_eq!(t.output, value);
+        }
+    }
+});
