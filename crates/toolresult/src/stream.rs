@@ -481,7 +481,6 @@ struct Keys<'de> {
     many: BTreeSet<Cow<'de, str>>,
 }
 
-
 impl<'de> Keys<'de> {
     const FEW: usize = 12;
 
