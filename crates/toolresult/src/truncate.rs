@@ -3,7 +3,7 @@
 //! so a cut output can never pass for the complete one.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -149,7 +149,7 @@ pub fn truncate_json_with_source(
     let output = fit(value, budget)
         .map(|(v, _, _)| v)
         .unwrap_or_else(|| Value::String(format!("…[+{} bytes]", bytes.len())));
-    let size = encoded_len(&output) as u64;
+    let size = json_len(&output) as u64;
     Truncation {
         output,
         truncated: true,
@@ -161,17 +161,74 @@ pub fn truncate_json_with_source(
 
 /// The value cut to at most `budget` bytes: (value, its exact encoded size,
 /// whether it is whole). None when not even a marker fits.
+///
+/// Containers are measured from their children as they are rebuilt, so every
+/// node is measured once (no re-serializing of subtrees).
 fn fit(v: &Value, budget: usize) -> Option<(Value, usize, bool)> {
-    let full = encoded_len(v);
-    if full <= budget {
-        return Some((v.clone(), full, true));
+    if let Value::Array(_) | Value::Object(_) = v {
+        // Measuring allocates nothing; most subtrees fit whole and are cloned.
+        let full = json_len(v);
+        if full <= budget {
+            return Some((v.clone(), full, true));
+        }
     }
     match v {
-        Value::String(s) => fit_string(s, budget),
         Value::Array(items) => fit_array(items, budget),
         Value::Object(map) => fit_object(map, budget),
-        _ => None,
+        Value::String(s) => {
+            let len = string_len(s);
+            if len <= budget {
+                Some((v.clone(), len, true))
+            } else {
+                fit_string(s, budget)
+            }
+        }
+        _ => {
+            let len = encoded_len(v);
+            (len <= budget).then(|| (v.clone(), len, true))
+        }
     }
+}
+
+/// Counts the bytes written through `fmt::Write`, without storing them.
+struct Counter(usize);
+
+impl core::fmt::Write for Counter {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
+}
+
+/// The compact JSON length of a value, as serde_json writes it, measured
+/// without allocating.
+fn json_len(v: &Value) -> usize {
+    use core::fmt::Write;
+    match v {
+        Value::Null => 4,
+        Value::Bool(b) => 4 + usize::from(!b),
+        Value::Number(n) => {
+            let mut c = Counter(0);
+            let _ = write!(c, "{n}");
+            c.0
+        }
+        Value::String(s) => string_len(s),
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>()
+        }
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1)
+                + map
+                    .iter()
+                    .map(|(k, v)| string_len(k) + 1 + json_len(v))
+                    .sum::<usize>()
+        }
+    }
+}
+
+/// Encoded length of a JSON string, quotes included.
+fn string_len(s: &str) -> usize {
+    2 + s.chars().map(escaped_len).sum::<usize>()
 }
 
 /// Bytes a char takes inside a JSON string (serde_json's escaping).
@@ -206,13 +263,15 @@ fn fit_string(s: &str, budget: usize) -> Option<(Value, usize, bool)> {
 
 fn marker_len(n: usize, what: &str) -> usize {
     // `"…[+N what]"` as JSON: quotes, the 3-byte ellipsis, brackets, digits.
-    n.to_string().len() + what.len() + 9
+    let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+    digits + what.len() + 9
 }
 
 fn fit_array(items: &[Value], budget: usize) -> Option<(Value, usize, bool)> {
     let mut out = Vec::new();
     let mut lens = Vec::new();
     let mut used = 2; // []
+    let mut complete = true;
     for (i, item) in items.iter().enumerate() {
         let rest = items.len() - i - 1;
         let comma = usize::from(!out.is_empty());
@@ -232,13 +291,14 @@ fn fit_array(items: &[Value], budget: usize) -> Option<(Value, usize, bool)> {
         lens.push(comma + len);
         used += comma + len;
         if !whole {
+            complete = false;
             break;
         }
     }
     loop {
         let dropped = items.len() - out.len();
         if dropped == 0 {
-            return Some((Value::Array(out), used, true));
+            return Some((Value::Array(out), used, complete));
         }
         let len = marker_len(dropped, "items") + usize::from(!out.is_empty());
         if used + len <= budget {
@@ -256,17 +316,18 @@ fn fit_object(map: &Map<String, Value>, budget: usize) -> Option<(Value, usize, 
     while map.contains_key(&marker_key) {
         marker_key.push('…');
     }
-    let marker_key_len = encoded_len(&marker_key);
+    let marker_key_len = string_len(&marker_key);
     // `,"…":"[+N keys]"` without its comma.
     let entry_len = |n: usize| marker_key_len + 1 + marker_len(n, "keys") - 3;
     let mut out = Map::new();
     let mut lens = Vec::new();
     let mut keys: Vec<&String> = Vec::new();
     let mut used = 2; // {}
+    let mut complete = true;
     for (i, (key, item)) in map.iter().enumerate() {
         let rest = map.len() - i - 1;
         let comma = usize::from(!out.is_empty());
-        let key_len = encoded_len(key) + 1;
+        let key_len = string_len(key) + 1;
         let reserve = if rest > 0 { 1 + entry_len(rest + 1) } else { 0 };
         let Some(room) = budget.checked_sub(used + comma + key_len + reserve) else {
             break;
@@ -279,13 +340,14 @@ fn fit_object(map: &Map<String, Value>, budget: usize) -> Option<(Value, usize, 
         lens.push(comma + key_len + len);
         used += comma + key_len + len;
         if !whole {
+            complete = false;
             break;
         }
     }
     loop {
         let dropped = map.len() - out.len();
         if dropped == 0 {
-            return Some((Value::Object(out), used, true));
+            return Some((Value::Object(out), used, complete));
         }
         let len = entry_len(dropped) + usize::from(!out.is_empty());
         if used + len <= budget {
@@ -432,5 +494,23 @@ mod tests {
         assert_eq!(preview(text, 100), (String::from(text), false));
         let (p, cut) = preview(&"x".repeat(1000), 50);
         assert!(cut && p.chars().count() == 50 && p.ends_with("(line truncated)"));
+    }
+}
+
+#[cfg(test)]
+mod length_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_len_matches_serde_json() {
+        let v = json!({"a\n\"": [null, true, false, 0, -1, 1.5, 1e300, 5e-324, "é€😀\u{1}\t"], "": {}, "x": []});
+        assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len());
+        for n in [0usize, 9, 10, 99, 100, 12345] {
+            assert_eq!(
+                marker_len(n, "items"),
+                encoded_len(&format!("…[+{n} items]"))
+            );
+        }
     }
 }
