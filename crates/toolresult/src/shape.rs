@@ -11,6 +11,7 @@ use crate::agent_result::{AgentResultVersion, AgentType};
 use crate::check::{is_hyphenated_uuid, is_screaming_snake_case, is_whole, parse_timestamp};
 use crate::issue::{IssueCode, Num};
 use crate::options::ValidationOptions;
+use crate::status::{AgentStatus, ToolStatus};
 use crate::tool_result::{SideEffectType, ToolResultVersion};
 
 /// What a value must be.
@@ -99,31 +100,8 @@ const fn slot(name: &'static str, rule: Rule, presence: Presence, slot: Slot) ->
 
 use Presence::{Defaulted, Optional, Required};
 
-pub(crate) const AGENT_STATUSES: &[&str] = &[
-    "pending",
-    "queued",
-    "running",
-    "success",
-    "failed",
-    "timeout",
-    "cancelled",
-];
-pub(crate) const TOOL_STATUSES: &[&str] = &[
-    "success",
-    "failed",
-    "timeout",
-    "cancelled",
-    "requires_confirmation",
-    "sandbox_error",
-    "permission_denied",
-    "validation_error",
-    "tool_not_found",
-    "license_required",
-    "output_validation_failed",
-    "rate_limited",
-    "security_violation",
-    "resource_limit_exceeded",
-];
+pub(crate) const AGENT_STATUSES: &[&str] = &AgentStatus::NAMES;
+pub(crate) const TOOL_STATUSES: &[&str] = &ToolStatus::NAMES;
 
 static ARTIFACT: Shape = Shape {
     open: true,

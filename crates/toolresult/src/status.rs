@@ -78,7 +78,18 @@ impl ToolStatus {
         ToolStatus::ResourceLimitExceeded,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    /// The wire names, in `ALL` order.
+    pub const NAMES: [&'static str; 14] = {
+        let mut names = [""; 14];
+        let mut i = 0;
+        while i < 14 {
+            names[i] = Self::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             ToolStatus::Success => "success",
             ToolStatus::Failed => "failed",
@@ -177,7 +188,18 @@ impl AgentStatus {
         AgentStatus::Cancelled,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    /// The wire names, in `ALL` order.
+    pub const NAMES: [&'static str; 7] = {
+        let mut names = [""; 7];
+        let mut i = 0;
+        while i < 7 {
+            names[i] = Self::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    };
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             AgentStatus::Pending => "pending",
             AgentStatus::Queued => "queued",
