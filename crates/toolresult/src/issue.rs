@@ -167,6 +167,20 @@ impl fmt::Display for Issues {
 #[cfg(feature = "std")]
 impl std::error::Error for Issues {}
 
+#[cfg(test)]
+mod num_tests {
+    use super::Num;
+    use alloc::format;
+
+    #[test]
+    fn numbers_read_as_written() {
+        assert_eq!(format!("{}", Num(-1.0)), "-1");
+        assert_eq!(format!("{}", Num(1.5)), "1.5");
+        assert_eq!(format!("{}", Num(1e300)), "1e+300");
+        assert_eq!(format!("{}", Num(f64::NAN)), "NaN");
+    }
+}
+
 /// Appends one reference token to a JSON Pointer, escaping `~` and `/`.
 pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
     pointer.push('/');
@@ -186,6 +200,11 @@ pub(crate) struct Num(pub f64);
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Whole numbers as the input wrote them: -1, not -1.0.
+        let whole = self.0 as i64;
+        if whole as f64 == self.0 && whole.unsigned_abs() <= crate::json::MAX_SAFE_INTEGER {
+            return write!(f, "{whole}");
+        }
         match serde_json::Number::from_f64(self.0) {
             Some(n) => fmt::Display::fmt(&n, f),
             None => f.write_str("NaN"),
