@@ -167,20 +167,6 @@ impl fmt::Display for Issues {
 #[cfg(feature = "std")]
 impl std::error::Error for Issues {}
 
-#[cfg(test)]
-mod num_tests {
-    use super::Num;
-    use alloc::format;
-
-    #[test]
-    fn numbers_read_as_written() {
-        assert_eq!(format!("{}", Num(-1.0)), "-1");
-        assert_eq!(format!("{}", Num(1.5)), "1.5");
-        assert_eq!(format!("{}", Num(1e300)), "1e+300");
-        assert_eq!(format!("{}", Num(f64::NAN)), "NaN");
-    }
-}
-
 /// Appends one reference token to a JSON Pointer, escaping `~` and `/`.
 pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
     pointer.push('/');
@@ -209,5 +195,19 @@ impl fmt::Display for Num {
             Some(n) => fmt::Display::fmt(&n, f),
             None => f.write_str("NaN"),
         }
+    }
+}
+
+#[cfg(test)]
+mod num_tests {
+    use super::Num;
+    use alloc::format;
+
+    #[test]
+    fn numbers_read_as_written() {
+        assert_eq!(format!("{}", Num(-1.0)), "-1");
+        assert_eq!(format!("{}", Num(1.5)), "1.5");
+        assert_eq!(format!("{}", Num(1e300)), "1e+300");
+        assert_eq!(format!("{}", Num(f64::NAN)), "NaN");
     }
 }
