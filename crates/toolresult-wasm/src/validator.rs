@@ -49,16 +49,6 @@ impl EnvelopeValidator {
             .map_err(|issues| JsError::new(&issues.to_string()))
     }
 
-    /// `""` when the JSON text is a valid envelope, else a JSON array of issues.
-    pub fn check_text(&self, text: &str) -> String {
-        render(self.0.check_str(text))
-    }
-
-    /// The same for UTF-8 bytes.
-    pub fn check_bytes(&self, bytes: &[u8]) -> String {
-        render(self.0.check_bytes(bytes))
-    }
-
     /// Checks the first `len` bytes of the input buffer (see `input_buffer`):
     /// 0 when valid, 1 when not (the issues are then in `take_last_issues`).
     pub fn check_input(&self, len: usize) -> u32 {
@@ -69,21 +59,5 @@ impl EnvelopeValidator {
             crate::input::set_last_issues(to_json(&issues));
             1
         }
-    }
-
-    /// Checks JSON syntax and limits only (no envelope): `""` or issues.
-    pub fn check_json(&self, text: &str) -> String {
-        match self.0.parse_json(text) {
-            Ok(_) => String::new(),
-            Err(issues) => to_json(&issues),
-        }
-    }
-}
-
-fn render(issues: Issues) -> String {
-    if issues.is_empty() {
-        String::new()
-    } else {
-        to_json(&issues)
     }
 }

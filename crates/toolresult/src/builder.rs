@@ -11,7 +11,7 @@ use crate::issue::{Issue, IssueCode, Issues, Num};
 use crate::options::ValidationOptions;
 use crate::status::ToolStatus;
 use crate::tool_result::{ToolResult, ToolResultVersion};
-use crate::validate::{tool_result_from_value, EnvelopeKind, Validator};
+use crate::validate::{convert, EnvelopeKind, Validator};
 
 /// What the environment supplies when a result is built.
 #[derive(Debug, Clone, Copy)]
@@ -51,8 +51,9 @@ pub fn create_failure(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
     typed(build_value(spec, stamp, true)?)
 }
 
+/// `build_value` has validated the result already; only convert it.
 fn typed(value: Value) -> Result<ToolResult, Issues> {
-    tool_result_from_value(value, &ValidationOptions::default())
+    convert(value)
 }
 
 fn spec_issue(key: &str, code: IssueCode, message: String) -> Issues {

@@ -119,6 +119,11 @@ fn into_typed<T: DeserializeOwned>(validator: &Validator, value: Value) -> Resul
     if !issues.is_empty() {
         return Err(issues);
     }
+    convert(value)
+}
+
+/// Converts an already validated value into its wire type.
+pub(crate) fn convert<T: DeserializeOwned>(value: Value) -> Result<T, Issues> {
     serde_json::from_value(value).map_err(|e| {
         Issues::from(Issue::new(
             "",
