@@ -7,23 +7,30 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 
-const WASM_NAME = 'toolresult_wasm';
+// The envelope module, and the JSON Schema engine in a module of its own so
+// envelope-only users never download or instantiate it.
+const MODULES = [
+  { crate: 'toolresult-wasm', name: 'toolresult_wasm' },
+  { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm' },
+];
 const srcWasm = path.join(pkgDir, 'src', 'wasm');
 const dist = path.join(pkgDir, 'dist');
+const rawWasm = (name) => path.join(root, 'target', 'wasm32-unknown-unknown', 'release', `${name}.wasm`);
 
 step('build: wasm (cargo)');
-run('cargo', ['build', '-p', 'toolresult-wasm', '--release', '--target', 'wasm32-unknown-unknown']);
-const rawWasm = path.join(root, 'target', 'wasm32-unknown-unknown', 'release', `${WASM_NAME}.wasm`);
+run('cargo', ['build', ...MODULES.flatMap((m) => ['-p', m.crate]), '--release', '--target', 'wasm32-unknown-unknown']);
 
 step('build: wasm-bindgen');
 for (const target of ['nodejs', 'web']) {
   const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
   rmSync(out, { recursive: true, force: true });
-  // The reset function lets the wrapper replace an instance that trapped.
-  run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', WASM_NAME, rawWasm]);
-  // Debian's binaryen makes modules that fail to load; the npm one is current.
-  const wasm = path.join(out, `${WASM_NAME}_bg.wasm`);
-  run(binPath('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
+  for (const { name } of MODULES) {
+    // The reset function lets the wrapper replace an instance that trapped.
+    run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]);
+    // Debian's binaryen makes modules that fail to load; the npm one is current.
+    const wasm = path.join(out, `${name}_bg.wasm`);
+    run(binPath('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
+  }
 }
 writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
 
@@ -48,9 +55,11 @@ writeFileSync(
     `export const { ${names.join(', ')} } = cjs;\nexport default cjs;\n`,
 );
 
-const wasmFile = path.join(dist, 'node', 'wasm', 'node', `${WASM_NAME}_bg.wasm`);
-const bytes = readFileSync(wasmFile);
-console.log(
-  `\nwasm: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` +
-    `(cargo output ${statSync(rawWasm).size} bytes)`,
-);
+console.log('');
+for (const { name } of MODULES) {
+  const bytes = readFileSync(path.join(dist, 'node', 'wasm', 'node', `${name}_bg.wasm`));
+  console.log(
+    `${name}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` +
+      `(cargo output ${statSync(rawWasm(name)).size} bytes)`,
+  );
+}

@@ -67,3 +67,26 @@ test('a trap restarts the instance, throws internal_trap, and later calls work',
   assert.deepEqual(validateAgentResult('{"x":1}').issues[0], { path: '/x', code: 'unknown_field', message: 'unknown field `x`' });
   assert.equal(createSuccess({ input: { tool_name: 't' } }).status, 'success');
 });
+
+test('a trap of the schema engine restarts it; compiled schemas and registries keep working', async () => {
+  const require = createRequire(import.meta.url);
+  const dist = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist', build);
+  const runtime = build === 'web' ? await import(path.join(dist, 'runtime.js')) : require(path.join(dist, 'runtime.js'));
+  const { compileSchema, ToolRegistry } = toolresult;
+  const schema = compileSchema({ type: 'object', required: ['a'] });
+  const registry = new ToolRegistry().register({ name: 't', output_schema: { type: 'integer' } });
+  assert.equal(schema.isValid({}), false);
+  const before = runtime.trapCount();
+  assert.throws(
+    () => runtime.schemaEngine.call((w) => w.trap_for_tests()),
+    (e) => e instanceof ToolResultError && e.code === 'internal_trap',
+  );
+  assert.equal(runtime.trapCount(), before + 1);
+  // Made before the trap, rebuilt from their kept source on next use.
+  assert.equal(schema.isValid({ a: 1 }), true);
+  assert.deepEqual(schema.validate({}).map((i) => i.code), ['required']);
+  assert.deepEqual(registry.validateOutput('t', 'x').issues.map((i) => i.code), ['type']);
+  assert.deepEqual(registry.names(), ['t']);
+  // The envelope module was not affected.
+  assertAlive();
+});

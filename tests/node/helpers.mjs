@@ -29,8 +29,9 @@ async function load() {
   if (build === 'node') return import('toolresult');
   const web = await import('toolresult/web');
   const require = createRequire(import.meta.url);
-  const wasmPath = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm');
-  await web.init(readFileSync(wasmPath));
+  const wasmDir = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web');
+  await web.init(readFileSync(path.join(wasmDir, 'toolresult_wasm_bg.wasm')));
+  await web.loadSchemaEngine(readFileSync(path.join(wasmDir, 'toolresult_schema_wasm_bg.wasm')));
   return web;
 }
 

@@ -67,9 +67,10 @@ const { validateAgentResult, parseToolResult, ToolResultError } = require('toolr
 const r = validateAgentResult(fs.readFileSync('fixture.json', 'utf8'));
 let code;
 try { parseToolResult('{}'); } catch (e) { code = e instanceof ToolResultError && e.code; }
-console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code }));`,
+const schemaIssues = require('toolresult').compileSchema({ type: 'object', required: ['a'] }).validate({});
+console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code) }));`,
   );
-  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result' });
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result', schema: ['required'] });
   const schema = sh(process.execPath, ['-e', "console.log(require('toolresult/schemas/tool-result.v1.json').$id)"], dir);
   assert.match(schema, /tool-result\.v1\.json/);
   const cli = sh(path.join(dir, 'node_modules', '.bin', 'toolresult'), ['validate', 'fixture.json'], dir);
@@ -81,26 +82,31 @@ test('ESM project: import', () => {
   writeFileSync(
     path.join(dir, 'main.js'),
     `import { readFileSync } from 'node:fs';
-import toolresult, { validateAgentResult, createSuccess, statusInfo } from 'toolresult';
+import toolresult, { validateAgentResult, createSuccess, statusInfo, ToolRegistry } from 'toolresult';
 const r = validateAgentResult(readFileSync('fixture.json', 'utf8'));
 const built = createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
+const checked = new ToolRegistry().register({ name: 'echo', outputSchema: { type: 'integer' } }).checkResult(built);
 console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === validateAgentResult,
-  status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code }));`,
+  status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code, checked: checked.status }));`,
   );
-  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, same: true, status: 'success', size: 4, code: 1 });
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
+    ok: true, same: true, status: 'success', size: 4, code: 1, checked: 'output_validation_failed',
+  });
 });
 
 test('TypeScript project: the published types check under nodenext', () => {
   const dir = project('ts-app', { type: 'module' });
   writeFileSync(
     path.join(dir, 'main.ts'),
-    `import { parseAgentResult, validateToolResult, ToolResultError, type AgentResult, type Issue } from 'toolresult';
+    `import { parseAgentResult, validateToolResult, ToolResultError, ToolRegistry, compileSchema, type AgentResult, type Issue, type SchemaIssue, type ValidationReport } from 'toolresult';
 const a: AgentResult = parseAgentResult('{}');
 const status: 'pending' | 'queued' | 'running' | 'success' | 'failed' | 'timeout' | 'cancelled' = a.status;
 const r = validateToolResult({});
 const issues: Issue[] = r.ok ? [] : r.issues;
 const e = new ToolResultError('invalid_spec', 'x');
-export { status, issues, e };`,
+const report: ValidationReport = new ToolRegistry({ formats: 'annotate' }).register({ name: 't', inputSchema: {} }).validateInput('t', {});
+const schemaIssues: SchemaIssue[] = compileSchema(true).validate(1);
+export { status, issues, e, report, schemaIssues };`,
   );
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   sh(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), 'main.ts'], dir);

@@ -7,6 +7,10 @@ export type ToolResultErrorCode =
   | 'invalid_spec'
   | 'invalid_output'
   | 'invalid_options'
+  | 'invalid_schema'
+  | 'invalid_definition'
+  | 'invalid_value'
+  | 'unknown_tool'
   | 'unknown_status'
   | 'not_initialized'
   | 'internal_trap';

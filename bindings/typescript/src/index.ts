@@ -1,11 +1,32 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
 import * as bindings from './wasm/node/toolresult_wasm.js';
-import { installWasm } from './runtime.js';
+import { installWasm, schemaEngine, type SchemaWasm } from './runtime.js';
 
 installWasm(bindings);
+// The JSON Schema engine is a module of its own, required on first use only.
+schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
+
+/**
+ * Loads the JSON Schema engine now instead of on first use (Node loads it by
+ * itself; browsers must await this before compiling a schema).
+ */
+export function loadSchemaEngine(): Promise<void> {
+  try {
+    schemaEngine.bindings();
+    return Promise.resolve();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** Whether the JSON Schema engine module has been loaded (diagnostics). */
+export function schemaEngineLoaded(): boolean {
+  return schemaEngine.loaded;
+}
 
 export * from './api.js';
 export * from './bound.js';
+export * from './schema.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

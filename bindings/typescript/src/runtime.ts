@@ -1,48 +1,95 @@
-// Holds the instantiated wasm bindings. Entry points install them; the API
-// reads them. Every call into wasm goes through `call`, which turns a trap
-// into a ToolResultError('internal_trap') after replacing the instance, so one
-// trap never leaves the module broken for later calls.
+// Holds the instantiated wasm modules. Entry points install them; the API
+// reads them. Every call into wasm goes through a module's `call`, which turns
+// a trap into a ToolResultError('internal_trap') after replacing the instance,
+// so one trap never leaves the module broken for later calls.
 import { ToolResultError } from './errors.js';
 
 export type Wasm = typeof import('./wasm/node/toolresult_wasm.js');
+export type SchemaWasm = typeof import('./wasm/node/toolresult_schema_wasm.js');
 
-let wasm: Wasm | undefined;
-const listeners: (() => void)[] = [];
 let traps = 0;
 
-export function installWasm(bindings: Wasm): void {
-  wasm = bindings;
-  for (const reset of listeners) reset();
+/** One wasm module: its bindings, how to load them, and trap recovery. */
+export class WasmModule<W> {
+  #bindings: W | undefined;
+  #load: (() => W) | undefined;
+  #listeners: (() => void)[] = [];
+  #generation = 0;
+
+  constructor(readonly notLoaded: string) {}
+
+  install(bindings: W): void {
+    this.#bindings = bindings;
+    this.#generation++;
+    for (const reset of this.#listeners) reset();
+  }
+
+  /** A synchronous loader, run on first use (Node loads modules on demand). */
+  setLoader(load: () => W): void {
+    this.#load = load;
+  }
+
+  get loaded(): boolean {
+    return this.#bindings !== undefined;
+  }
+
+  /** Bumped whenever an instance is installed or replaced: objects made by an older instance are gone. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Registers a cache reset to run whenever an instance is installed or replaced. */
+  onInstall(reset: () => void): void {
+    this.#listeners.push(reset);
+  }
+
+  bindings(): W {
+    if (!this.#bindings && this.#load) this.install(this.#load());
+    if (!this.#bindings) throw new ToolResultError('not_initialized', this.notLoaded);
+    return this.#bindings;
+  }
+
+  /** Runs `f` against the bindings; a trap replaces the instance and throws. */
+  call<R>(f: (w: W) => R): R {
+    const w = this.bindings();
+    try {
+      return f(w);
+    } catch (e) {
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+      traps++;
+      // A fresh instance: new memory, no half-finished state from the trap.
+      (w as unknown as { __wbg_reset_state(): void }).__wbg_reset_state();
+      this.install(w);
+      throw new ToolResultError(
+        'internal_trap',
+        `the WebAssembly module trapped (${e.message}); it has been restarted and later calls work. Please report this input.`,
+      );
+    }
+  }
 }
 
-/** Registers a cache reset to run whenever an instance is installed or replaced. */
+/** The envelope module: validation, builders, bounding. */
+export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
+
+/** The JSON Schema engine, loaded on first use (Node) or by `loadSchemaEngine()` (browsers). */
+export const schemaEngine = new WasmModule<SchemaWasm>(
+  'the JSON Schema engine is not loaded: await loadSchemaEngine() from "toolresult/web" first',
+);
+
+export function installWasm(bindings: Wasm): void {
+  core.install(bindings);
+}
+
 export function onInstall(reset: () => void): void {
-  listeners.push(reset);
+  core.onInstall(reset);
 }
 
 export function bindings(): Wasm {
-  if (!wasm) {
-    throw new ToolResultError('not_initialized', 'toolresult is not initialized: await init() from "toolresult/web" first');
-  }
-  return wasm;
+  return core.bindings();
 }
 
-/** Runs `f` against the bindings; a trap replaces the instance and throws. */
 export function call<R>(f: (w: Wasm) => R): R {
-  const w = bindings();
-  try {
-    return f(w);
-  } catch (e) {
-    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-    traps++;
-    // A fresh instance: new memory, no half-finished state from the trap.
-    (w as unknown as { __wbg_reset_state(): void }).__wbg_reset_state();
-    installWasm(w);
-    throw new ToolResultError(
-      'internal_trap',
-      `the WebAssembly module trapped (${e.message}); it has been restarted and later calls work. Please report this input.`,
-    );
-  }
+  return core.call(f);
 }
 
 /** How many traps have been recovered from (diagnostics). */

@@ -1,9 +1,11 @@
-// Browser entry point (ESM). Call `await init()` once before anything else.
+// Browser entry point (ESM). Call `await init()` once before anything else,
+// and `await loadSchemaEngine()` before compiling JSON Schemas.
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
-import { installWasm } from './runtime.js';
+import { installWasm, schemaEngine } from './runtime.js';
 
 let ready: Promise<void> | undefined;
+let schemaReady: Promise<void> | undefined;
 
 /**
  * Loads and instantiates the wasm module. By default it is fetched from next to
@@ -15,8 +17,33 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
   return ready;
 }
 
+/**
+ * Loads the JSON Schema engine, a separate wasm module (fetched from next to
+ * this file unless given a URL, Response, bytes or module). Only code that
+ * compiles schemas needs it; envelope validation never loads it. Safe to call
+ * more than once; a failed load can be retried.
+ */
+export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
+  schemaReady ??= import('./wasm/web/toolresult_schema_wasm.js')
+    .then(async (engine) => {
+      await engine.default(module_or_path === undefined ? undefined : { module_or_path });
+      schemaEngine.install(engine);
+    })
+    .catch((e: unknown) => {
+      schemaReady = undefined;
+      throw e;
+    });
+  return schemaReady;
+}
+
+/** Whether the JSON Schema engine module has been loaded (diagnostics). */
+export function schemaEngineLoaded(): boolean {
+  return schemaEngine.loaded;
+}
+
 export * from './api.js';
 export * from './bound.js';
+export * from './schema.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

@@ -7,8 +7,10 @@ use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
 use toolresult::{
-    AgentResult, Issue, IssueCode, IssueLevel, StatusInfo, ToolResult, ValidationOptions,
+    AgentResult, Issue, IssueCode, IssueLevel, SchemaIssue, StatusInfo, ToolDefinition, ToolResult,
+    ValidationOptions,
 };
+use toolresult_schema::{RegistryStats, SchemaOptions, ValidationReport};
 
 const BASE_ID: &str = "https://toolresult.dev/schemas/";
 
@@ -62,6 +64,11 @@ fn api_types() -> Value {
     generator.subschema_for::<IssueCode>();
     generator.subschema_for::<IssueLevel>();
     generator.subschema_for::<StatusInfo>();
+    generator.subschema_for::<SchemaOptions>();
+    generator.subschema_for::<SchemaIssue>();
+    generator.subschema_for::<ValidationReport>();
+    generator.subschema_for::<RegistryStats>();
+    generator.subschema_for::<ToolDefinition>();
     let mut defs = Value::Object(generator.take_definitions(true));
     tidy(&mut defs);
     serde_json::json!({

@@ -109,6 +109,11 @@ issue_codes! {
     TimeOrder = "time_order", Meaning, "completed_at is earlier than started_at.";
     DurationMismatch = "duration_mismatch", Meaning, "duration_ms disagrees with completed_at - started_at.";
     BatchIndexWithoutBatch = "batch_index_without_batch", Meaning, "batch_index is set but batch_id is not.";
+    InvalidSchema = "invalid_schema", Input, "A JSON Schema is not valid for its dialect (it fails the meta-schema, or a keyword value is unusable).";
+    UnknownDialect = "unknown_dialect", Input, "`$schema` names a dialect this library does not implement (2020-12, 2019-09 and draft-07 are supported).";
+    UnresolvableRef = "unresolvable_ref", Input, "A `$ref` points at a document that was not registered in `documents`; remote and file references are never fetched.";
+    InvalidDefinition = "invalid_definition", Input, "A tool definition lacks a name or has a field of the wrong type.";
+    UnknownTool = "unknown_tool", Input, "No tool of that name is registered.";
     TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
 }
 

@@ -44,12 +44,25 @@ pub(crate) fn utf8(bytes: &[u8], limits: ParseLimits) -> Result<&str, Issue> {
 
 /// Parses JSON text strictly into a `serde_json::Value`.
 pub fn parse_str(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str_with(text, limits, false)
+}
+
+/// Like [`parse_str`], but an integer beyond +/-(2^53-1) is accepted when a
+/// 64-bit float holds it exactly (2^53, 1e20): for text written from
+/// JavaScript numbers, which cannot have changed. An integer a float would
+/// round (2^53 + 1) is still `unsafe_integer`.
+pub fn parse_str_exact(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str_with(text, limits, true)
+}
+
+fn parse_str_with(text: &str, limits: ParseLimits, exact: bool) -> Result<Value, Issue> {
     precheck(text, limits)?;
     let mut state = ParseState {
         path: Vec::new(),
         depth: 0,
         max_depth: limits.max_depth.min(MAX_DEPTH_CEILING),
         issue: None,
+        exact,
     };
     let mut de = serde_json::Deserializer::from_str(text);
     // Our visitor enforces `max_depth` before it recurses, so serde_json's own
@@ -135,6 +148,8 @@ struct ParseState {
     depth: usize,
     max_depth: usize,
     issue: Option<Issue>,
+    /// Accept any integer a float holds exactly (see `parse_str_exact`).
+    exact: bool,
 }
 
 impl ParseState {
@@ -209,14 +224,16 @@ impl<'de> Visitor<'de> for StrictValue<'_> {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        if v.unsigned_abs() > MAX_SAFE_INTEGER {
+        let held = self.state.exact && (v as f64) as i128 == i128::from(v);
+        if v.unsigned_abs() > MAX_SAFE_INTEGER && !held {
             return Err(unsafe_integer(self.state, &v));
         }
         Ok(Value::from(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        if v > MAX_SAFE_INTEGER {
+        let held = self.state.exact && (v as f64) as u128 == u128::from(v);
+        if v > MAX_SAFE_INTEGER && !held {
             return Err(unsafe_integer(self.state, &v));
         }
         Ok(Value::from(v))
@@ -313,6 +330,31 @@ mod tests {
         let e = err(r#"{"a":{"x/y":1,"x/y":2}}"#);
         assert_eq!(e.code, IssueCode::DuplicateKey);
         assert_eq!(e.path, "/a/x~1y");
+    }
+
+    #[test]
+    fn exact_parsing_accepts_only_integers_a_float_holds() {
+        for held in [
+            "9007199254740992",
+            "-9007199254740992",
+            "18014398509481984",
+            "9223372036854775808",
+        ] {
+            let v = parse_str_exact(held, LIMITS).unwrap();
+            assert!(v.is_number(), "{held}");
+            assert!(
+                parse_str(held, LIMITS).is_err(),
+                "{held} is unsafe in strict mode"
+            );
+        }
+        for rounded in [
+            "9007199254740993",
+            "-9007199254740993",
+            "18446744073709551615",
+        ] {
+            let err = parse_str_exact(rounded, LIMITS).unwrap_err();
+            assert_eq!(err.code, IssueCode::UnsafeInteger, "{rounded}");
+        }
     }
 
     #[test]

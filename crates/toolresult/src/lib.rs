@@ -32,10 +32,12 @@ extern crate std;
 pub mod agent_result;
 pub mod builder;
 mod check;
+pub mod definition;
 pub mod issue;
 pub mod json;
 mod meaning;
 pub mod options;
+pub mod reply;
 mod serde_count;
 mod shape;
 pub mod status;
@@ -49,11 +51,13 @@ pub use agent_result::{
 };
 pub use builder::{create_failure, create_success, Stamp};
 pub use check::{is_hyphenated_uuid, is_screaming_snake_case, parse_timestamp};
+pub use definition::ToolDefinition;
 pub use issue::{Issue, IssueCode, IssueLevel, Issues};
 pub use options::ValidationOptions;
 pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
 pub use tool_result::{
-    SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion, ToolSideEffect,
+    SchemaIssue, SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion,
+    ToolSideEffect,
 };
 pub use validate::{
     parse_agent_result, parse_tool_result, validate_agent_result, validate_tool_result,

@@ -232,7 +232,23 @@ pub(crate) static TOOL_RESULT: Shape = Shape {
             Rule::ArrayOf(&Rule::Struct(&SIDE_EFFECT)),
             Optional,
         ),
+        field(
+            "validation_issues",
+            Rule::ArrayOf(&Rule::Struct(&SCHEMA_ISSUE)),
+            Optional,
+        ),
         field("metadata", Rule::Struct(&METADATA), Required),
+    ],
+};
+
+static SCHEMA_ISSUE: Shape = Shape {
+    open: false,
+    fields: &[
+        field("path", Rule::Str, Required),
+        field("schema_path", Rule::Str, Required),
+        field("keyword", Rule::Str, Required),
+        field("code", Rule::NonEmpty, Required),
+        field("message", Rule::Str, Required),
     ],
 };
 

@@ -39,6 +39,11 @@ pub struct ToolResult {
     /// Resources the execution created, changed or deleted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side_effects: Option<Vec<ToolSideEffect>>,
+    /// Why the input or output failed the tool's JSON Schema (status
+    /// `validation_error` or `output_validation_failed`); the output itself is
+    /// kept unchanged. Paths point into `output` (or `input.parameters`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation_issues: Option<Vec<SchemaIssue>>,
     pub metadata: ToolResultMetadata,
     pub schema_version: ToolResultVersion,
 }
@@ -172,4 +177,23 @@ impl SideEffectType {
         "external_api_called",
         "data_exported",
     ];
+}
+
+/// One way a value fails a JSON Schema (a tool's input or output schema).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SchemaIssue {
+    /// JSON Pointer into the validated value (`""` is the value itself).
+    pub path: String,
+    /// JSON Pointer to the failing keyword, following `$ref`s as evaluated.
+    pub schema_path: String,
+    /// The failing keyword (`type`, `required`, `pattern`, ...); empty when
+    /// no keyword applies (`missing_output`).
+    pub keyword: String,
+    /// Stable snake_case code: the keyword in snake_case (`min_length`,
+    /// `additional_properties`), or a more precise one (`false_schema`,
+    /// `one_of_multiple_valid`, `pattern_too_complex`, `missing_output`).
+    pub code: String,
+    pub message: String,
 }

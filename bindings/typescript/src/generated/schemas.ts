@@ -302,6 +302,16 @@ export const toolResultSchema = {
       },
       "description": "Resources the execution created, changed or deleted."
     },
+    "validation_issues": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "$ref": "#/$defs/SchemaIssue"
+      },
+      "description": "Why the input or output failed the tool's JSON Schema (status\n`validation_error` or `output_validation_failed`); the output itself is\nkept unchanged. Paths point into `output` (or `input.parameters`)."
+    },
     "metadata": {
       "$ref": "#/$defs/ToolResultMetadata"
     },
@@ -414,6 +424,39 @@ export const toolResultSchema = {
         "data_exported"
       ],
       "description": "What kind of change a side effect is."
+    },
+    "SchemaIssue": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "path": {
+          "type": "string",
+          "description": "JSON Pointer into the validated value (`\"\"` is the value itself)."
+        },
+        "schema_path": {
+          "type": "string",
+          "description": "JSON Pointer to the failing keyword, following `$ref`s as evaluated."
+        },
+        "keyword": {
+          "type": "string",
+          "description": "The failing keyword (`type`, `required`, `pattern`, ...); empty when\nno keyword applies (`missing_output`)."
+        },
+        "code": {
+          "type": "string",
+          "description": "Stable snake_case code: the keyword in snake_case (`min_length`,\n`additional_properties`), or a more precise one (`false_schema`,\n`one_of_multiple_valid`, `pattern_too_complex`, `missing_output`)."
+        },
+        "message": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "path",
+        "schema_path",
+        "keyword",
+        "code",
+        "message"
+      ],
+      "description": "One way a value fails a JSON Schema (a tool's input or output schema)."
     },
     "ToolResultMetadata": {
       "type": "object",

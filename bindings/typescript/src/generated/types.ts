@@ -164,6 +164,12 @@ export interface ToolResult {
    * Resources the execution created, changed or deleted.
    */
   side_effects?: ToolSideEffect[] | null;
+  /**
+   * Why the input or output failed the tool's JSON Schema (status
+   * `validation_error` or `output_validation_failed`); the output itself is
+   * kept unchanged. Paths point into `output` (or `input.parameters`).
+   */
+  validation_issues?: SchemaIssue[] | null;
   metadata: ToolResultMetadata;
   schema_version: ToolResultVersion;
 }
@@ -203,6 +209,31 @@ export interface ToolSideEffect {
    * Whether the change can be undone (absent means false).
    */
   is_reversible?: boolean;
+}
+/**
+ * One way a value fails a JSON Schema (a tool's input or output schema).
+ */
+export interface SchemaIssue {
+  /**
+   * JSON Pointer into the validated value (`""` is the value itself).
+   */
+  path: string;
+  /**
+   * JSON Pointer to the failing keyword, following `$ref`s as evaluated.
+   */
+  schema_path: string;
+  /**
+   * The failing keyword (`type`, `required`, `pattern`, ...); empty when
+   * no keyword applies (`missing_output`).
+   */
+  keyword: string;
+  /**
+   * Stable snake_case code: the keyword in snake_case (`min_length`,
+   * `additional_properties`), or a more precise one (`false_schema`,
+   * `one_of_multiple_valid`, `pattern_too_complex`, `missing_output`).
+   */
+  code: string;
+  message: string;
 }
 /**
  * Timing, resource use and context of one execution (seed 000 `ToolResultMetadata`).
@@ -334,6 +365,11 @@ export type IssueCode =
   | "time_order"
   | "duration_mismatch"
   | "batch_index_without_batch"
+  | "invalid_schema"
+  | "unknown_dialect"
+  | "unresolvable_ref"
+  | "invalid_definition"
+  | "unknown_tool"
   | "too_many_issues";
 
 /**
@@ -369,3 +405,120 @@ export interface StatusInfo {
  */
 export type StatusCategory =
   "success" | "termination" | "authorization" | "validation" | "execution" | "sandbox" | "in_progress";
+
+/**
+ * Options for [`crate::compile`] and [`crate::ToolRegistry`].
+ */
+export interface SchemaOptions {
+  /**
+   * Documents a `$ref` may point at, by absolute URI. Any other remote or
+   * file reference is refused (`unresolvable_ref`); nothing is fetched.
+   */
+  documents?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The dialect of a schema without `$schema` (default 2020-12).
+   */
+  defaultDialect?: "2020-12" | "2019-09" | "draft-07";
+  /**
+   * How `format` is treated.
+   */
+  formats?: "assert" | "annotate";
+  /**
+   * At most this many issues per validation (1..=10000, default 100).
+   */
+  maxIssues?: number;
+}
+
+/**
+ * The JSON Schema dialects this crate implements.
+ */
+export type Dialect = "2020-12" | "2019-09" | "draft-07";
+
+/**
+ * How `format` is treated.
+ */
+export type FormatMode = "assert" | "annotate";
+
+/**
+ * One way a value fails a JSON Schema (a tool's input or output schema).
+ */
+export interface SchemaIssue {
+  /**
+   * JSON Pointer into the validated value (`""` is the value itself).
+   */
+  path: string;
+  /**
+   * JSON Pointer to the failing keyword, following `$ref`s as evaluated.
+   */
+  schema_path: string;
+  /**
+   * The failing keyword (`type`, `required`, `pattern`, ...); empty when
+   * no keyword applies (`missing_output`).
+   */
+  keyword: string;
+  /**
+   * Stable snake_case code: the keyword in snake_case (`min_length`,
+   * `additional_properties`), or a more precise one (`false_schema`,
+   * `one_of_multiple_valid`, `pattern_too_complex`, `missing_output`).
+   */
+  code: string;
+  message: string;
+}
+
+/**
+ * `{ ok, issues }`: whether a value passed a tool's schema, and why not.
+ */
+export interface ValidationReport {
+  ok: boolean;
+  issues: SchemaIssue[];
+}
+
+/**
+ * Counts that show the cache at work.
+ */
+export interface RegistryStats {
+  /**
+   * Registered tools.
+   */
+  tools: number;
+  /**
+   * Distinct compiled schemas held.
+   */
+  schemas: number;
+  /**
+   * Schemas compiled since the registry was made.
+   */
+  compiles: number;
+  /**
+   * Registrations that reused a compiled schema of the same content.
+   */
+  cache_hits: number;
+}
+
+/**
+ * A tool and the JSON Schemas its calls and results follow.
+ *
+ * Both spellings are accepted: `input_schema` / `output_schema` (seed 000)
+ * and `inputSchema` / `outputSchema` (MCP `Tool`). Other MCP fields (`title`,
+ * `annotations`, `icons`, `_meta`, ...) are kept in `extra` and not
+ * interpreted.
+ */
+export interface ToolDefinition {
+  name: string;
+  description?: string | null;
+  /**
+   * JSON Schema of the call's `parameters`.
+   */
+  input_schema?: {
+    [k: string]: unknown;
+  };
+  /**
+   * JSON Schema of a successful call's `output` (MCP: `structuredContent`).
+   */
+  output_schema?: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}

@@ -1,0 +1,257 @@
+// JSON Schema validation of tool inputs and outputs (seed 000 ToolDefinition,
+// MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
+// nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
+import { ToolResultError, type ToolResultErrorCode } from './errors.js';
+import type {
+  Issue,
+  RegistryStats,
+  SchemaIssue,
+  SchemaOptions,
+  ToolDefinition,
+  ToolResult,
+  ValidationOptions,
+  ValidationReport,
+} from './generated/types.js';
+import { schemaEngine, type SchemaWasm } from './runtime.js';
+import { toWireText } from './wire.js';
+
+type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
+type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
+type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+// Schemas and values cross as JSON text, checked on the way like envelopes.
+const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+
+function wire(value: unknown, code: ToolResultErrorCode, what: string): string {
+  const w = toWireText(value, LIMITS);
+  if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
+  return w.text;
+}
+
+function optionsText(options: SchemaOptions | undefined): string {
+  if (options === undefined) return '';
+  if (options === null || typeof options !== 'object') {
+    throw new ToolResultError('invalid_options', 'schema options must be an object');
+  }
+  return wire(options, 'invalid_options', 'schema options');
+}
+
+/** The error code for issues from compiling or registering. */
+function errorCode(issues: Issue[]): ToolResultErrorCode {
+  const codes = new Set(issues.map((i) => i.code));
+  if (codes.has('invalid_options')) return 'invalid_options';
+  if (codes.has('invalid_definition')) return 'invalid_definition';
+  if (codes.has('unknown_tool')) return 'unknown_tool';
+  if (codes.has('invalid_json') || codes.has('duplicate_key') || codes.has('unsafe_integer') || codes.has('too_deep')) {
+    return 'invalid_value';
+  }
+  return 'invalid_schema';
+}
+
+function unwrap<T>(json: string, what: string): T {
+  const out = JSON.parse(json) as Outcome<T>;
+  if (!out.ok) throw new ToolResultError(errorCode(out.issues), what, out.issues);
+  return out.value;
+}
+
+/**
+ * Loads the JSON Schema engine. Node loads it by itself on first use; in
+ * browsers call `await loadSchemaEngine()` (from "toolresult/web") before
+ * compiling a schema. Safe to call more than once.
+ */
+export type LoadSchemaEngine = (module_or_path?: unknown) => Promise<void>;
+
+/** A JSON Schema compiled once, for validating many values. */
+export class CompiledSchema {
+  readonly #schema: string;
+  readonly #options: string;
+  #handle: Handle | undefined;
+  #generation = -1;
+
+  /** @internal use `compileSchema` */
+  constructor(schemaText: string, optionsTextValue: string) {
+    this.#schema = schemaText;
+    this.#options = optionsTextValue;
+    this.#current();
+  }
+
+  // A trap replaces the engine instance; recompile from the kept source then.
+  #current(): Handle {
+    if (this.#handle && this.#generation === schemaEngine.generation) return this.#handle;
+    const handle = schemaEngine.call((w) => new w.SchemaValidator(this.#schema, this.#options));
+    const error = schemaEngine.call(() => handle.error());
+    if (error) {
+      handle.free();
+      const issues = JSON.parse(error) as Issue[];
+      throw new ToolResultError(errorCode(issues), 'the schema does not compile', issues);
+    }
+    this.#handle = handle;
+    this.#generation = schemaEngine.generation;
+    return handle;
+  }
+
+  /** Whether `value` satisfies the schema (stops at the first failure). */
+  isValid(value: unknown): boolean {
+    const text = wire(value, 'invalid_value', 'the value');
+    const verdict = schemaEngine.call(() => this.#current().is_valid(text));
+    if (verdict === 2) this.validate(value); // throws with the value's issues
+    return verdict === 0;
+  }
+
+  /** Every way `value` fails the schema (`[]` when it is valid), in document order. */
+  validate(value: unknown): SchemaIssue[] {
+    const text = wire(value, 'invalid_value', 'the value');
+    return unwrap<SchemaIssue[]>(schemaEngine.call(() => this.#current().validate(text)), 'the value is not acceptable JSON');
+  }
+
+  /** Releases the wasm memory now rather than when garbage-collected. */
+  free(): void {
+    if (this.#handle && this.#generation === schemaEngine.generation) this.#handle.free();
+    this.#handle = undefined;
+  }
+}
+
+/**
+ * Compiles a JSON Schema (2020-12 by default; `$schema` picks 2019-09 or
+ * draft-07). Throws a `ToolResultError` (`invalid_schema`) whose issues say
+ * what is wrong and where: `invalid_schema`, `unknown_dialect`,
+ * `unresolvable_ref` (a `$ref` to a document not in `options.documents`;
+ * nothing is ever fetched).
+ */
+export function compileSchema(schema: unknown, options?: SchemaOptions): CompiledSchema {
+  return new CompiledSchema(wire(schema, 'invalid_schema', 'the schema'), optionsText(options));
+}
+
+/** What `ToolRegistry.register` accepts: seed 000's ToolDefinition or an MCP `Tool`. */
+export type ToolDefinitionInput = ToolDefinition | { name: string; inputSchema?: unknown; outputSchema?: unknown; [k: string]: unknown };
+
+/** An MCP `CallToolResult` (the fields the output check reads). */
+export interface McpCallToolResultLike {
+  content?: unknown[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [k: string]: unknown;
+}
+
+/**
+ * Tool definitions by name, their schemas compiled once and cached by content
+ * hash: registering the same schema again costs nothing; a changed schema
+ * replaces the old one.
+ */
+export class ToolRegistry {
+  readonly #options: string;
+  // Kept as JSON text so a trapped engine instance can be rebuilt.
+  readonly #definitions = new Map<string, string>();
+  #handle: RegistryHandle | undefined;
+  #generation = -1;
+
+  constructor(options?: SchemaOptions) {
+    this.#options = optionsText(options);
+    this.#current();
+  }
+
+  #current(): RegistryHandle {
+    if (this.#handle && this.#generation === schemaEngine.generation) return this.#handle;
+    const handle = schemaEngine.call((w) => new w.SchemaToolRegistry(this.#options));
+    const error = schemaEngine.call(() => handle.error());
+    if (error) {
+      handle.free();
+      throw new ToolResultError('invalid_options', 'invalid schema options', JSON.parse(error) as Issue[]);
+    }
+    for (const text of this.#definitions.values()) schemaEngine.call(() => handle.register(text));
+    this.#handle = handle;
+    this.#generation = schemaEngine.generation;
+    return handle;
+  }
+
+  /**
+   * Registers a tool (or replaces the one of the same name). Throws
+   * `invalid_definition` or `invalid_schema`, with paths into the definition.
+   */
+  register(definition: ToolDefinitionInput): this {
+    if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) {
+      throw new ToolResultError('invalid_definition', 'a tool definition is an object with a name');
+    }
+    const text = wire(definition, 'invalid_definition', 'the tool definition');
+    unwrap<null>(schemaEngine.call(() => this.#current().register(text)), 'the tool definition is not usable');
+    this.#definitions.set(String(definition.name), text);
+    return this;
+  }
+
+  unregister(name: string): boolean {
+    this.#definitions.delete(name);
+    return schemaEngine.call(() => this.#current().unregister(name));
+  }
+
+  has(name: string): boolean {
+    return this.#definitions.has(name);
+  }
+
+  /** The definition as registered (seed 000 field names). */
+  get(name: string): ToolDefinition | undefined {
+    const json = schemaEngine.call(() => this.#current().definition(name));
+    return json ? (JSON.parse(json) as ToolDefinition) : undefined;
+  }
+
+  names(): string[] {
+    return JSON.parse(schemaEngine.call(() => this.#current().names())) as string[];
+  }
+
+  /** Tools, distinct compiled schemas, compiles and cache hits. */
+  stats(): RegistryStats {
+    return JSON.parse(schemaEngine.call(() => this.#current().stats())) as RegistryStats;
+  }
+
+  /**
+   * Checks an output against the tool's output schema. `undefined` means no
+   * output, which is an issue (`missing_output`) when the tool has an output
+   * schema. Throws `unknown_tool` for an unregistered name.
+   */
+  validateOutput(name: string, output: unknown): ValidationReport {
+    const text = output === undefined ? '' : wire(output, 'invalid_value', 'the output');
+    return unwrap(schemaEngine.call(() => this.#current().validate_output(String(name), text)), 'cannot validate the output');
+  }
+
+  /** Checks call parameters against the tool's input schema (a failure is status `validation_error`). */
+  validateInput(name: string, parameters: unknown): ValidationReport {
+    const text = wire(parameters, 'invalid_value', 'the parameters');
+    return unwrap(schemaEngine.call(() => this.#current().validate_input(String(name), text)), 'cannot validate the input');
+  }
+
+  /**
+   * Seed 000's result flow. A `success` result whose output fails its tool's
+   * output schema comes back as `output_validation_failed`, error_code
+   * `OUTPUT_VALIDATION_FAILED`, an error message and the issues in
+   * `validation_issues` (the output is kept). Other results, and results of
+   * tools without an output schema, come back unchanged. Throws
+   * `invalid_tool_result` for an invalid envelope and `unknown_tool`.
+   */
+  checkResult(result: ToolResult | string, options?: ValidationOptions): ToolResult {
+    const text = typeof result === 'string' ? result : wire(result, 'invalid_tool_result', 'the result');
+    const opts = options === undefined ? '' : wire(options, 'invalid_options', 'validation options');
+    const out = JSON.parse(schemaEngine.call(() => this.#current().check_result(text, opts))) as Outcome<ToolResult>;
+    if (!out.ok) {
+      const code = out.issues.some((i) => i.code === 'unknown_tool') ? 'unknown_tool' : 'invalid_tool_result';
+      throw new ToolResultError(code, code === 'unknown_tool' ? 'unknown tool' : 'invalid ToolResult', out.issues);
+    }
+    return out.value;
+  }
+
+  /**
+   * MCP's rule for a `CallToolResult`: an `isError` result is not checked; a
+   * tool with an output schema must return `structuredContent` that conforms.
+   */
+  validateMcpResult(name: string, result: McpCallToolResultLike): ValidationReport {
+    if (result === null || typeof result !== 'object') {
+      throw new ToolResultError('invalid_value', 'a CallToolResult is an object');
+    }
+    if (result.isError === true) return { ok: true, issues: [] };
+    return this.validateOutput(name, result.structuredContent);
+  }
+
+  /** Releases the wasm memory now rather than when garbage-collected. */
+  free(): void {
+    if (this.#handle && this.#generation === schemaEngine.generation) this.#handle.free();
+    this.#handle = undefined;
+  }
+}

@@ -1,0 +1,34 @@
+//! wasm-bindgen layer of the JSON Schema engine: a module of its own, loaded
+//! only by code that validates against tool schemas. Like the envelope module
+//! it takes JSON text and returns JSON text, and nothing here throws.
+
+mod registry;
+mod schema;
+
+use toolresult::json::{self, ParseLimits};
+use toolresult::{Issues, ValidationOptions};
+
+/// Values and schemas arrive as JSON text written from JS values: parsed as
+/// strictly as envelopes (no duplicate keys, bounded depth, so deep schemas
+/// cannot exhaust the stack), except that an integer beyond 2^53 that a JS
+/// number holds exactly is kept (`const: 9007199254740992`).
+pub(crate) fn parse(text: &str) -> Result<serde_json::Value, Issues> {
+    let defaults = ValidationOptions::default();
+    json::parse_str_exact(
+        text,
+        ParseLimits {
+            max_bytes: defaults.max_bytes,
+            max_depth: defaults.max_depth,
+        },
+    )
+    .map_err(Issues::from)
+}
+
+/// Executes `unreachable`, so tests can prove the wrapper recovers from a
+/// trap of this module too. Nothing else here traps on any input.
+#[doc(hidden)]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn trap_for_tests() {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+}

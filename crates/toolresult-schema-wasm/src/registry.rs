@@ -1,0 +1,99 @@
+use toolresult::reply::{outcome, to_json};
+use toolresult::{Issues, ValidationOptions};
+use toolresult_schema::{SchemaOptions, ToolRegistry};
+use wasm_bindgen::prelude::*;
+
+use crate::parse;
+
+/// A registry of tool definitions. Construction never throws: read `error()`.
+#[wasm_bindgen]
+pub struct SchemaToolRegistry(Result<ToolRegistry, Issues>);
+
+#[wasm_bindgen]
+impl SchemaToolRegistry {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str) -> SchemaToolRegistry {
+        SchemaToolRegistry(SchemaOptions::from_json(options_json).map(ToolRegistry::new))
+    }
+
+    pub fn error(&self) -> String {
+        match &self.0 {
+            Ok(_) => String::new(),
+            Err(issues) => to_json(issues),
+        }
+    }
+
+    fn with<T: serde::Serialize>(
+        &mut self,
+        f: impl FnOnce(&mut ToolRegistry) -> Result<T, Issues>,
+    ) -> String {
+        outcome(match &mut self.0 {
+            Ok(registry) => f(registry),
+            Err(issues) => Err(issues.clone()),
+        })
+    }
+
+    pub fn register(&mut self, definition_json: &str) -> String {
+        self.with(|r| r.register_value(parse(definition_json)?))
+    }
+
+    pub fn unregister(&mut self, name: &str) -> bool {
+        self.0.as_mut().is_ok_and(|r| r.unregister(name))
+    }
+
+    /// The definition as registered, or `""`.
+    pub fn definition(&self, name: &str) -> String {
+        match &self.0 {
+            Ok(r) => r.get(name).map(to_json).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
+    pub fn names(&self) -> String {
+        match &self.0 {
+            Ok(r) => to_json(&r.names().collect::<Vec<_>>()),
+            Err(_) => "[]".into(),
+        }
+    }
+
+    pub fn stats(&self) -> String {
+        match &self.0 {
+            Ok(r) => to_json(&r.stats()),
+            Err(_) => "{}".into(),
+        }
+    }
+
+    /// `output_json` is `""` when there is no output.
+    pub fn validate_output(&mut self, name: &str, output_json: &str) -> String {
+        self.with(|r| {
+            let output = if output_json.is_empty() {
+                None
+            } else {
+                Some(parse(output_json)?)
+            };
+            r.validate_output(name, output.as_ref())
+        })
+    }
+
+    pub fn validate_input(&mut self, name: &str, parameters_json: &str) -> String {
+        self.with(|r| r.validate_input(name, &parse(parameters_json)?))
+    }
+
+    /// The result (a valid ToolResult) after seed 000's output check.
+    pub fn check_result(&mut self, result_json: &str, options_json: &str) -> String {
+        self.with(|r| {
+            let options = if options_json.is_empty() {
+                ValidationOptions::default()
+            } else {
+                serde_json::from_str(options_json).map_err(|e| {
+                    Issues::from(toolresult::Issue::new(
+                        "",
+                        toolresult::IssueCode::InvalidOptions,
+                        format!("invalid options: {e}"),
+                    ))
+                })?
+            };
+            r.check_result(toolresult::parse_tool_result(result_json, &options)?)
+        })
+    }
+}

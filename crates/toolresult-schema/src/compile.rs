@@ -1,0 +1,219 @@
+//! Compiling a schema once and validating many values against it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{PatternOptions, Retrieve, Uri, ValidationError, Validator};
+use serde_json::Value;
+use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
+
+use crate::dialect;
+use crate::options::{FormatMode, SchemaOptions};
+
+/// Backtracking steps a `pattern` may take per match before the match fails
+/// with `pattern_too_complex` (bounded time instead of a hang). Patterns
+/// without look-around or back-references run on the linear-time engine and
+/// never reach this.
+const BACKTRACK_LIMIT: usize = 100_000;
+
+/// A schema compiled once, for validating many values.
+pub struct CompiledSchema {
+    validator: Validator,
+    max_issues: usize,
+}
+
+impl core::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CompiledSchema").finish_non_exhaustive()
+    }
+}
+
+/// Serves `$ref`s from the registered documents and refuses everything else,
+/// so compiling never reaches the network or the file system.
+struct Documents(Arc<BTreeMap<String, Value>>);
+
+#[derive(Debug)]
+struct Refused(String);
+
+impl core::fmt::Display for Refused {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "`{}` is not a registered document; remote and file references are never fetched (register it in `documents`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl Retrieve for Documents {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let uri = uri.as_str();
+        let key = uri.strip_suffix('#').unwrap_or(uri);
+        match self.0.get(key) {
+            Some(doc) => Ok(doc.clone()),
+            None => Err(Box::new(Refused(key.to_owned()))),
+        }
+    }
+}
+
+/// Compiles `schema`: checks it against its dialect's meta-schema and resolves
+/// its references. Errors are issues (`invalid_schema`, `unknown_dialect`,
+/// `unresolvable_ref`) with a JSON Pointer into the schema; never a panic.
+pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema, Issues> {
+    if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
+        return Err(Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidSchema,
+            format!(
+                "a JSON Schema is an object or a boolean, got {}",
+                type_name(schema)
+            ),
+        )));
+    }
+    let documents: BTreeMap<String, Value> = options
+        .documents
+        .iter()
+        .map(|(k, v)| (k.strip_suffix('#').unwrap_or(k).to_owned(), v.clone()))
+        .collect();
+    let declared =
+        dialect::detect(schema, |uri| documents.contains_key(uri)).map_err(Issues::from)?;
+    let has_schema_keyword = schema
+        .as_object()
+        .is_some_and(|o| o.contains_key("$schema"));
+    let mut builder = jsonschema::options()
+        .with_retriever(Documents(Arc::new(documents)))
+        .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+        .should_validate_formats(options.formats == FormatMode::Assert);
+    match declared {
+        Some(d) => builder = builder.with_draft(d.draft()),
+        // No `$schema`: the configured default. A registered custom
+        // meta-schema: the engine reads the dialect from it.
+        None if !has_schema_keyword => {
+            builder = builder.with_draft(options.default_dialect.draft())
+        }
+        None => {}
+    }
+    let validator = builder
+        .build(schema)
+        .map_err(|e| Issues::from(compile_issue(&e)))?;
+    Ok(CompiledSchema {
+        validator,
+        max_issues: options.max_issues,
+    })
+}
+
+fn compile_issue(e: &ValidationError<'_>) -> Issue {
+    let code = match e.kind() {
+        ValidationErrorKind::Referencing(_) => IssueCode::UnresolvableRef,
+        _ => IssueCode::InvalidSchema,
+    };
+    let message = match e.kind() {
+        ValidationErrorKind::Referencing(_) => e.to_string(),
+        _ => format!("invalid schema: {e}"),
+    };
+    Issue::new(e.instance_path().as_str(), code, message)
+}
+
+impl CompiledSchema {
+    /// Whether `value` satisfies the schema (stops at the first failure).
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.validator.is_valid(value)
+    }
+
+    /// Every way `value` fails the schema, up to `max_issues` (a last
+    /// `too_many_issues` entry says when more were found), in document order.
+    pub fn validate(&self, value: &Value) -> Vec<SchemaIssue> {
+        let mut issues = Vec::new();
+        // The engine can report one failure from several evaluation paths
+        // (`$ref` chains); one entry per place and keyword is enough.
+        let mut seen = BTreeSet::new();
+        for error in self.validator.iter_errors(value) {
+            let issue = schema_issue(&error);
+            if !seen.insert((
+                issue.path.clone(),
+                issue.schema_path.clone(),
+                issue.code.clone(),
+            )) {
+                continue;
+            }
+            if issues.len() == self.max_issues {
+                issues.push(SchemaIssue {
+                    path: String::new(),
+                    schema_path: String::new(),
+                    keyword: String::new(),
+                    code: IssueCode::TooManyIssues.as_str().into(),
+                    message: format!(
+                        "more than {} issues; the rest are not listed (raise maxIssues to see them)",
+                        self.max_issues
+                    ),
+                });
+                break;
+            }
+            issues.push(issue);
+        }
+        issues
+    }
+}
+
+fn schema_issue(e: &ValidationError<'_>) -> SchemaIssue {
+    let kind = e.kind();
+    let message = match kind {
+        ValidationErrorKind::BacktrackLimitExceeded { .. } => format!(
+            "the pattern needs more than {BACKTRACK_LIMIT} backtracking steps on this value, so the match was stopped and counts as a failure (simplify the pattern)"
+        ),
+        _ => e.to_string(),
+    };
+    SchemaIssue {
+        path: e.instance_path().as_str().to_owned(),
+        schema_path: e.evaluation_path().as_str().to_owned(),
+        keyword: kind.keyword().to_owned(),
+        code: code_for(kind),
+        message,
+    }
+}
+
+/// A stable snake_case code: the keyword in snake_case, or a more precise
+/// name where one keyword fails in more than one way.
+fn code_for(kind: &ValidationErrorKind) -> String {
+    let special = match kind {
+        ValidationErrorKind::FalseSchema => "false_schema",
+        ValidationErrorKind::OneOfMultipleValid { .. } => "one_of_multiple_valid",
+        ValidationErrorKind::OneOfNotValid { .. } => "one_of_none_valid",
+        ValidationErrorKind::BacktrackLimitExceeded { .. } => "pattern_too_complex",
+        ValidationErrorKind::RegexEngineFailure { .. } => "pattern_engine_failure",
+        ValidationErrorKind::FromUtf8 { .. } => "content_encoding",
+        ValidationErrorKind::Referencing(_) => "unresolvable_ref",
+        ValidationErrorKind::Custom { .. } => "custom",
+        _ => "",
+    };
+    if !special.is_empty() {
+        return special.to_owned();
+    }
+    let mut code = String::new();
+    for c in kind.keyword().trim_start_matches('$').chars() {
+        if c.is_ascii_uppercase() {
+            code.push('_');
+            code.push(c.to_ascii_lowercase());
+        } else {
+            code.push(c);
+        }
+    }
+    code
+}
+
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

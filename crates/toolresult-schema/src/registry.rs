@@ -1,0 +1,263 @@
+//! Tool definitions compiled once and cached by content hash.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use toolresult::{Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolResult, ToolStatus};
+
+use crate::compile::{compile, type_name, CompiledSchema};
+use crate::options::SchemaOptions;
+
+/// The error code seed 000 gives results whose output fails the schema.
+pub const OUTPUT_VALIDATION_FAILED: &str = "OUTPUT_VALIDATION_FAILED";
+
+/// `{ ok, issues }`: whether a value passed a tool's schema, and why not.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValidationReport {
+    pub ok: bool,
+    pub issues: Vec<SchemaIssue>,
+}
+
+impl ValidationReport {
+    fn of(issues: Vec<SchemaIssue>) -> Self {
+        ValidationReport {
+            ok: issues.is_empty(),
+            issues,
+        }
+    }
+}
+
+/// Counts that show the cache at work.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct RegistryStats {
+    /// Registered tools.
+    pub tools: usize,
+    /// Distinct compiled schemas held.
+    pub schemas: usize,
+    /// Schemas compiled since the registry was made.
+    pub compiles: u64,
+    /// Registrations that reused a compiled schema of the same content.
+    pub cache_hits: u64,
+}
+
+#[derive(Debug)]
+struct Tool {
+    definition: ToolDefinition,
+    input: Option<Arc<CompiledSchema>>,
+    output: Option<Arc<CompiledSchema>>,
+}
+
+/// Tools by name, their schemas compiled once. Registering the same schema
+/// again (for any tool) reuses the compiled one; a changed schema replaces it.
+#[derive(Debug, Default)]
+pub struct ToolRegistry {
+    options: SchemaOptions,
+    tools: BTreeMap<String, Tool>,
+    compiled: HashMap<[u8; 32], Arc<CompiledSchema>>,
+    stats: RegistryStats,
+}
+
+impl ToolRegistry {
+    pub fn new(options: SchemaOptions) -> Self {
+        ToolRegistry {
+            options,
+            ..ToolRegistry::default()
+        }
+    }
+
+    /// Registers (or replaces) a tool. Schema errors carry paths into the
+    /// definition (`/output_schema/properties/x/type`).
+    pub fn register(&mut self, definition: ToolDefinition) -> Result<(), Issues> {
+        if definition.name.is_empty() {
+            return Err(Issues::from(Issue::new(
+                "/name",
+                IssueCode::InvalidDefinition,
+                "a tool definition needs a non-empty name",
+            )));
+        }
+        let input = self.compiled_for(definition.input_schema.as_ref(), "/input_schema")?;
+        let output = self.compiled_for(definition.output_schema.as_ref(), "/output_schema")?;
+        self.tools.insert(
+            definition.name.clone(),
+            Tool {
+                definition,
+                input,
+                output,
+            },
+        );
+        // Drop compiled schemas no tool uses any more (a replaced schema).
+        self.compiled.retain(|_, c| Arc::strong_count(c) > 1);
+        Ok(())
+    }
+
+    /// Reads a definition from a JSON value and registers it.
+    pub fn register_value(&mut self, definition: Value) -> Result<(), Issues> {
+        if let Some(name) = definition.get("name") {
+            if !name.is_string() {
+                return Err(Issues::from(Issue::new(
+                    "/name",
+                    IssueCode::InvalidDefinition,
+                    format!("`name` must be a string, got {}", type_name(name)),
+                )));
+            }
+        }
+        let definition: ToolDefinition = serde_json::from_value(definition).map_err(|e| {
+            Issues::from(Issue::new(
+                "",
+                IssueCode::InvalidDefinition,
+                format!("invalid tool definition: {e}"),
+            ))
+        })?;
+        self.register(definition)
+    }
+
+    fn compiled_for(
+        &mut self,
+        schema: Option<&Value>,
+        at: &str,
+    ) -> Result<Option<Arc<CompiledSchema>>, Issues> {
+        let Some(schema) = schema else {
+            return Ok(None);
+        };
+        let key: [u8; 32] = Sha256::digest(serde_json::to_vec(schema).unwrap_or_default()).into();
+        if let Some(hit) = self.compiled.get(&key) {
+            self.stats.cache_hits += 1;
+            return Ok(Some(hit.clone()));
+        }
+        let compiled = compile(schema, &self.options).map_err(|issues| {
+            Issues(
+                issues
+                    .0
+                    .into_iter()
+                    .map(|mut i| {
+                        i.path = format!("{at}{}", i.path);
+                        i
+                    })
+                    .collect(),
+            )
+        })?;
+        self.stats.compiles += 1;
+        let compiled = Arc::new(compiled);
+        self.compiled.insert(key, compiled.clone());
+        Ok(Some(compiled))
+    }
+
+    pub fn unregister(&mut self, name: &str) -> bool {
+        let removed = self.tools.remove(name).is_some();
+        self.compiled.retain(|_, c| Arc::strong_count(c) > 1);
+        removed
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
+        self.tools.get(name).map(|t| &t.definition)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tools.keys().map(String::as_str)
+    }
+
+    pub fn stats(&self) -> RegistryStats {
+        RegistryStats {
+            tools: self.tools.len(),
+            schemas: self.compiled.len(),
+            ..self.stats
+        }
+    }
+
+    fn tool(&self, name: &str) -> Result<&Tool, Issues> {
+        self.tools.get(name).ok_or_else(|| {
+            Issues::from(Issue::new(
+                "",
+                IssueCode::UnknownTool,
+                format!("no tool named `{name}` is registered"),
+            ))
+        })
+    }
+
+    /// Checks a tool's output against its output schema. `None` (no output)
+    /// is an issue when the tool has an output schema.
+    pub fn validate_output(
+        &self,
+        name: &str,
+        output: Option<&Value>,
+    ) -> Result<ValidationReport, Issues> {
+        let tool = self.tool(name)?;
+        Ok(ValidationReport::of(match (&tool.output, output) {
+            (None, _) => Vec::new(),
+            (Some(_), None) => vec![missing_output(name)],
+            (Some(schema), Some(output)) => schema.validate(output),
+        }))
+    }
+
+    /// Checks a call's parameters against the tool's input schema.
+    pub fn validate_input(
+        &self,
+        name: &str,
+        parameters: &Value,
+    ) -> Result<ValidationReport, Issues> {
+        let tool = self.tool(name)?;
+        Ok(ValidationReport::of(match &tool.input {
+            None => Vec::new(),
+            Some(schema) => schema.validate(parameters),
+        }))
+    }
+
+    /// Seed 000's result flow: a successful result whose output fails the
+    /// tool's output schema becomes `output_validation_failed` with
+    /// `error_code` OUTPUT_VALIDATION_FAILED, an error message and the issues in
+    /// `validation_issues`; the output is kept as it was. Results that did not
+    /// succeed are returned unchanged (as MCP skips `isError` results), as are
+    /// results of tools without an output schema.
+    pub fn check_result(&self, mut result: ToolResult) -> Result<ToolResult, Issues> {
+        if result.status != ToolStatus::Success {
+            return Ok(result);
+        }
+        let name = result.input.tool_name.clone();
+        let output = result.output.as_ref().filter(|o| !o.is_null());
+        let report = self.validate_output(&name, output)?;
+        if report.ok {
+            return Ok(result);
+        }
+        result.status = ToolStatus::OutputValidationFailed;
+        result.error_code = Some(OUTPUT_VALIDATION_FAILED.into());
+        result.error_message = Some(failure_message(&report.issues));
+        result.validation_issues = Some(report.issues);
+        Ok(result)
+    }
+}
+
+fn missing_output(name: &str) -> SchemaIssue {
+    SchemaIssue {
+        path: String::new(),
+        schema_path: String::new(),
+        keyword: String::new(),
+        code: "missing_output".into(),
+        message: format!("tool `{name}` has an output schema but the result has no output"),
+    }
+}
+
+/// "Output validation failed: /a: ...; /b: ... (and 3 more)".
+fn failure_message(issues: &[SchemaIssue]) -> String {
+    const SHOWN: usize = 3;
+    let mut message = String::from("Output validation failed: ");
+    for (i, issue) in issues.iter().take(SHOWN).enumerate() {
+        if i > 0 {
+            message.push_str("; ");
+        }
+        let path = if issue.path.is_empty() {
+            "(root)"
+        } else {
+            &issue.path
+        };
+        message.push_str(&format!("{path}: {}", issue.message));
+    }
+    if issues.len() > SHOWN {
+        message.push_str(&format!(" (and {} more)", issues.len() - SHOWN));
+    }
+    message
+}

@@ -1,0 +1,38 @@
+//! Tool definitions (seed 000 `ToolDefinition`; the MCP `Tool` shape is
+//! accepted as well): a tool's name and the JSON Schemas of its input and
+//! output.
+
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A tool and the JSON Schemas its calls and results follow.
+///
+/// Both spellings are accepted: `input_schema` / `output_schema` (seed 000)
+/// and `inputSchema` / `outputSchema` (MCP `Tool`). Other MCP fields (`title`,
+/// `annotations`, `icons`, `_meta`, ...) are kept in `extra` and not
+/// interpreted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ToolDefinition {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the call's `parameters`.
+    #[serde(
+        default,
+        alias = "inputSchema",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub input_schema: Option<Value>,
+    /// JSON Schema of a successful call's `output` (MCP: `structuredContent`).
+    #[serde(
+        default,
+        alias = "outputSchema",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_schema: Option<Value>,
+    /// Any other fields of the definition, unchanged.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}

@@ -1,0 +1,79 @@
+// The JSON Schema engine is a separate wasm module: code that only validates
+// envelopes never reads, downloads or instantiates it. (Each test file runs in
+// its own process, so nothing else has loaded the package here.)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const require = createRequire(import.meta.url);
+const pkgDir = path.dirname(require.resolve('toolresult/package.json'));
+const ENGINE = 'toolresult_schema_wasm';
+
+const agent = JSON.parse(fs.readFileSync(new URL('../fixtures/agent/valid-success.json', import.meta.url), 'utf8'));
+
+function envelopeWork(t) {
+  assert.equal(t.validateAgentResult(agent).ok, true);
+  const r = t.createSuccess({ input: { tool_name: 'x' }, output: 'y'.repeat(1000) });
+  assert.equal(t.validateToolResult(JSON.stringify(r)).ok, true);
+  assert.equal(t.truncateOutput('z'.repeat(100), { maxBytes: 10 }).output_truncated, true);
+  assert.equal(t.sha256Hex('abc').length, 64);
+}
+
+test('Node: envelope work does not read or require the schema engine; compileSchema loads it once', () => {
+  const reads = [];
+  const readFileSync = fs.readFileSync;
+  fs.readFileSync = function (file, ...rest) {
+    reads.push(String(file));
+    return readFileSync.call(this, file, ...rest);
+  };
+  try {
+    const t = require('toolresult');
+    envelopeWork(t);
+    assert.equal(t.schemaEngineLoaded(), false);
+    assert.deepEqual(reads.filter((f) => f.includes(ENGINE)), [], 'engine wasm not read');
+    assert.deepEqual(Object.keys(require.cache).filter((k) => k.includes(ENGINE)), [], 'engine glue not required');
+    assert.ok(reads.some((f) => f.endsWith('toolresult_wasm_bg.wasm')), 'the envelope module was read (the hook works)');
+
+    assert.equal(t.compileSchema({ type: 'string' }).isValid('s'), true);
+    assert.equal(t.schemaEngineLoaded(), true);
+    assert.equal(t.compileSchema({ type: 'string' }).isValid(1), false);
+    assert.deepEqual(reads.filter((f) => f.includes(ENGINE) && f.endsWith('.wasm')).map((f) => path.basename(f)), [`${ENGINE}_bg.wasm`], 'read once, on first use');
+  } finally {
+    fs.readFileSync = readFileSync;
+  }
+});
+
+test('browser build: init() and envelope work fetch nothing of the engine; loadSchemaEngine() fetches it on demand', async () => {
+  const wasmDir = path.join(pkgDir, 'dist', 'web', 'wasm', 'web');
+  const fetched = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (url) => {
+    fetched.push(String(url));
+    const file = fileURLToPathSafe(url);
+    return new Response(fs.readFileSync(file), { headers: { 'content-type': 'application/wasm' } });
+  };
+  try {
+    const web = await import('toolresult/web');
+    await web.init(); // fetched from next to the module, through the stub
+    envelopeWork(web);
+    assert.equal(web.schemaEngineLoaded(), false);
+    assert.throws(() => web.compileSchema(true), (e) => e.code === 'not_initialized' && /loadSchemaEngine/.test(e.message));
+    assert.deepEqual(fetched.map((u) => path.basename(u)), ['toolresult_wasm_bg.wasm'], 'only the envelope module was fetched');
+
+    await Promise.all([web.loadSchemaEngine(), web.loadSchemaEngine()]);
+    assert.deepEqual(fetched.map((u) => path.basename(u)), ['toolresult_wasm_bg.wasm', `${ENGINE}_bg.wasm`]);
+    assert.equal(web.schemaEngineLoaded(), true);
+    assert.equal(web.compileSchema({ minimum: 3 }).isValid(2), false);
+    assert.ok(fs.existsSync(path.join(wasmDir, `${ENGINE}_bg.wasm`)));
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
+function fileURLToPathSafe(url) {
+  const u = url instanceof URL ? url : new URL(String(url));
+  assert.equal(u.protocol, 'file:', `only package files are fetched, got ${u}`);
+  return decodeURIComponent(u.pathname);
+}
