@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { parseAgentResult, sha256Hex, truncateOutput, validateAgentResult } from 'toolresult';
 import * as competitors from './competitors.mjs';
 import { inputs } from './inputs.mjs';
+import { outputs, outputValidators } from './tool-output.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -68,6 +69,23 @@ for (const [inputName, text] of Object.entries(inputs)) {
   medians[inputName] = Object.fromEntries(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
   console.log(`${inputName} (${text.length} bytes) done`);
 }
+
+// Tool output validation against a tool's output schema (values, no parse).
+const outputChecks = {};
+for (const [name, make] of Object.entries(outputValidators)) outputChecks[name] = make();
+for (const [outputName, value] of Object.entries(outputs)) {
+  for (const [name, check] of Object.entries(outputChecks)) {
+    if (check(value) !== true) throw new Error(`${name} rejects the ${outputName} output`);
+  }
+}
+const outputMedians = {};
+for (const [outputName, value] of Object.entries(outputs)) {
+  const bench = new Bench({ time: smoke ? 10 : 1500, warmupTime: smoke ? 5 : 300, iterations: smoke ? 3 : 50 });
+  for (const [name, check] of Object.entries(outputChecks)) bench.add(name, () => check(value));
+  await bench.run();
+  outputMedians[outputName] = Object.fromEntries(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
+}
+console.log('tool output done');
 
 // Bounding a large output: truncate + sha256 vs Node's crypto hashing alone.
 const MB = 1024 * 1024;
@@ -130,6 +148,7 @@ function bundleSize(name, entry) {
   return size;
 }
 const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), { level: 9 }).length;
+const engineGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_schema_wasm_bg.wasm')), { level: 9 }).length;
 const sizes = {
   toolresult: bundleSize('toolresult', `import { init, validateAgentResult } from ${JSON.stringify(require.resolve('toolresult/web').replace(/\\/g, '/'))}; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
   'ajv (compiled)': bundleSize('ajv', `import Ajv from 'ajv/dist/2020.js'; import f from 'ajv-formats'; const a = new Ajv(); f(a); console.log(a.compile({}));`),
@@ -167,6 +186,15 @@ for (const ours of ['toolresult validateAgentResult(string)', 'toolresult parseA
     lines.push(`| ${ours.replace('toolresult ', '')} ÷ ${other} | ${inputNames.map((n) => ratio(medians[n][ours], medians[n][other])).join(' | ')} |`);
   }
 }
+lines.push('', '## Tool output validation (a search-results output schema with nested objects, arrays, enums, patterns and formats; median per call)', '');
+const outputNames = Object.keys(outputs);
+lines.push(`| validator | ${outputNames.map((n) => `${n} (${JSON.stringify(outputs[n]).length.toLocaleString('en')} B)`).join(' | ')} |`);
+lines.push(`|---|${outputNames.map(() => '---:').join('|')}|`);
+for (const name of Object.keys(outputChecks)) lines.push(`| ${name} | ${outputNames.map((n) => fmt(outputMedians[n][name])).join(' | ')} |`);
+const OURS_OUT = 'toolresult compileSchema().isValid';
+for (const other of [AJV, CF]) {
+  lines.push(`| ratio ÷ ${other} | ${outputNames.map((n) => ratio(outputMedians[n][OURS_OUT], outputMedians[n][other])).join(' | ')} |`);
+}
 lines.push('', '## Bounding a large output (median time per call)', '');
 lines.push('| operation | median | vs node crypto sha256 |', '|---|---:|---:|');
 const cryptoName = Object.keys(boundMedians).find((n) => n.startsWith('node crypto'));
@@ -178,6 +206,7 @@ lines.push('', '## Bundle size (esbuild --minify, gzip -9; toolresult includes i
 lines.push('| library | gzip |', '|---|---:|');
 for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult wasm module alone) | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| (toolresult JSON Schema engine module, loaded on first schema use) | ${(engineGz / 1024).toFixed(1)} KiB |`);
 
 const notesFile = path.join(here, 'NOTES.md');
 lines.push('', readFileSync(notesFile, 'utf8').trim(), '');

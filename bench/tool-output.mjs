@@ -1,0 +1,79 @@
+// Tool output validation: a realistic output schema (nested objects, arrays,
+// enums, patterns, formats) and outputs of ~1 KB and ~100 KB, validated as
+// the values a tool returned. Ours vs ajv vs @cfworker/json-schema.
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { Validator as CfValidator } from '@cfworker/json-schema';
+import { compileSchema } from 'toolresult';
+
+export const outputSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  required: ['query', 'total', 'generated_at', 'results'],
+  additionalProperties: false,
+  properties: {
+    query: { type: 'string', minLength: 1 },
+    total: { type: 'integer', minimum: 0 },
+    generated_at: { type: 'string', format: 'date-time' },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'title', 'url', 'score', 'kind'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          title: { type: 'string', maxLength: 200 },
+          url: { type: 'string', format: 'uri' },
+          score: { type: 'number', minimum: 0, maximum: 1 },
+          kind: { enum: ['file', 'web', 'doc'] },
+          path: { type: 'string', pattern: '^(/[^/]+)+$' },
+          tags: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' }, uniqueItems: true },
+          author: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+function output(n) {
+  const kinds = ['file', 'web', 'doc'];
+  return {
+    query: 'TODO in src',
+    total: n,
+    generated_at: '2026-11-22T10:00:00Z',
+    results: Array.from({ length: n }, (_, i) => ({
+      id: `0b5e4d3c-2a19-4f7e-9c1d-${String(i).padStart(12, '0')}`,
+      title: `Result number ${i}`,
+      url: `https://example.com/docs/${i}`,
+      score: (i % 100) / 100,
+      kind: kinds[i % 3],
+      path: `/src/module${i}/file.ts`,
+      tags: ['todo', `tag-${i % 7}`],
+      author: { name: 'Ada', email: 'ada@example.com' },
+    })),
+  };
+}
+
+export const outputs = { '~1 KB': output(3), '~100 KB': output(330) };
+
+export const outputValidators = {
+  'toolresult compileSchema().isValid': () => {
+    const s = compileSchema(outputSchema);
+    return (value) => s.isValid(value);
+  },
+  'ajv (compiled)': () => {
+    const ajv = new Ajv2020({ allErrors: true });
+    addFormats(ajv);
+    const check = ajv.compile(outputSchema);
+    return (value) => check(value);
+  },
+  '@cfworker/json-schema': () => {
+    const v = new CfValidator(outputSchema, '2020-12', false);
+    return (value) => v.validate(value).valid;
+  },
+};
