@@ -48,7 +48,10 @@ const wireTypes = [
 ];
 // The API types are $defs only; compile each as its own root.
 const apiParts = [];
+const wireText = wireTypes.join('\n');
 for (const [name, def] of Object.entries(apiTypes.$defs)) {
+  // Types the wire schemas already declare (ToolStatus, ...) are not repeated.
+  if (new RegExp(`export (type|interface) ${name}\\b`).test(wireText)) continue;
   const schema = { ...def, title: name, $defs: apiTypes.$defs };
   apiParts.push(await compile(schema, name, { ...options, declareExternallyReferenced: false }));
 }

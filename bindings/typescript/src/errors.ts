@@ -11,6 +11,11 @@ export type ToolResultErrorCode =
   | 'invalid_definition'
   | 'invalid_value'
   | 'unknown_tool'
+  | 'store_conflict'
+  | 'store_lost'
+  | 'invalid_summary'
+  | 'not_found'
+  | 'corrupt_store'
   | 'unknown_status'
   | 'not_initialized'
   | 'internal_trap';

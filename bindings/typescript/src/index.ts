@@ -7,8 +7,8 @@ installWasm(bindings);
 schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
 
 /**
- * Loads the JSON Schema engine now instead of on first use (Node loads it by
- * itself; browsers must await this before compiling a schema).
+ * Loads the tools module (JSON Schema engine, result store, references) now
+ * instead of on first use (Node loads it by itself; browsers must await it).
  */
 export function loadSchemaEngine(): Promise<void> {
   try {
@@ -27,6 +27,8 @@ export function schemaEngineLoaded(): boolean {
 export * from './api.js';
 export * from './bound.js';
 export * from './schema.js';
+export * from './store.js';
+export * from './reference.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

@@ -71,9 +71,12 @@ export class WasmModule<W> {
 /** The envelope module: validation, builders, bounding. */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
 
-/** The JSON Schema engine, loaded on first use (Node) or by `loadSchemaEngine()` (browsers). */
+/**
+ * The tools module: the JSON Schema engine, the result store and references.
+ * Loaded on first use (Node) or by `loadSchemaEngine()` (browsers).
+ */
 export const schemaEngine = new WasmModule<SchemaWasm>(
-  'the JSON Schema engine is not loaded: await loadSchemaEngine() from "toolresult/web" first',
+  'the tools module (JSON Schema engine, result store, references) is not loaded: await loadSchemaEngine() from "toolresult/web" first',
 );
 
 export function installWasm(bindings: Wasm): void {

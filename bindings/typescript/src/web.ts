@@ -18,10 +18,11 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
 }
 
 /**
- * Loads the JSON Schema engine, a separate wasm module (fetched from next to
- * this file unless given a URL, Response, bytes or module). Only code that
- * compiles schemas needs it; envelope validation never loads it. Safe to call
- * more than once; a failed load can be retried.
+ * Loads the tools module, a separate wasm module (fetched from next to this
+ * file unless given a URL, Response, bytes or module) that holds the JSON
+ * Schema engine, ResultStore, summarize, toReference and prepareHistory.
+ * Envelope validation, builders and bounding never load it. Safe to call more
+ * than once; a failed load can be retried.
  */
 export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
   schemaReady ??= import('./wasm/web/toolresult_schema_wasm.js')
@@ -44,6 +45,8 @@ export function schemaEngineLoaded(): boolean {
 export * from './api.js';
 export * from './bound.js';
 export * from './schema.js';
+export * from './store.js';
+export * from './reference.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

@@ -6,6 +6,10 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
+use toolresult::store::{
+    Eviction, HistoryQuery, PutReport, RetentionPolicy, StoreMetrics, StoredMeta,
+};
+use toolresult::ToolResultReference;
 use toolresult::{
     AgentResult, Issue, IssueCode, IssueLevel, SchemaIssue, StatusInfo, ToolDefinition, ToolResult,
     ValidationOptions,
@@ -69,6 +73,13 @@ fn api_types() -> Value {
     generator.subschema_for::<ValidationReport>();
     generator.subschema_for::<RegistryStats>();
     generator.subschema_for::<ToolDefinition>();
+    generator.subschema_for::<ToolResultReference>();
+    generator.subschema_for::<RetentionPolicy>();
+    generator.subschema_for::<HistoryQuery>();
+    generator.subschema_for::<StoredMeta>();
+    generator.subschema_for::<PutReport>();
+    generator.subschema_for::<Eviction>();
+    generator.subschema_for::<StoreMetrics>();
     let mut defs = Value::Object(generator.take_definitions(true));
     tidy(&mut defs);
     serde_json::json!({

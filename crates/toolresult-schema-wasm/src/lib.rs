@@ -1,9 +1,12 @@
-//! wasm-bindgen layer of the JSON Schema engine: a module of its own, loaded
-//! only by code that validates against tool schemas. Like the envelope module
+//! wasm-bindgen layer of the tools module: the JSON Schema engine, the result
+//! store and references. A module of its own, loaded only by code that uses
+//! them, so envelope-only users never pay for it. Like the envelope module
 //! it takes JSON text and returns JSON text, and nothing here throws.
 
+mod reference;
 mod registry;
 mod schema;
+mod store;
 
 use toolresult::json::{self, ParseLimits};
 use toolresult::{Issues, ValidationOptions};

@@ -37,11 +37,14 @@ pub mod issue;
 pub mod json;
 mod meaning;
 pub mod options;
+pub mod reference;
 pub mod reply;
 mod serde_count;
 mod shape;
 pub mod status;
+pub mod store;
 mod stream;
+pub mod summarize;
 pub mod tool_result;
 pub mod truncate;
 pub mod validate;
@@ -54,7 +57,10 @@ pub use check::{is_hyphenated_uuid, is_screaming_snake_case, parse_timestamp};
 pub use definition::ToolDefinition;
 pub use issue::{Issue, IssueCode, IssueLevel, Issues};
 pub use options::ValidationOptions;
+pub use reference::{to_reference, ToolResultReference};
 pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
+pub use store::{HistoryQuery, ResultStore, RetentionPolicy};
+pub use summarize::summarize;
 pub use tool_result::{
     SchemaIssue, SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion,
     ToolSideEffect,

@@ -370,6 +370,7 @@ export type IssueCode =
   | "unresolvable_ref"
   | "invalid_definition"
   | "unknown_tool"
+  | "store_conflict"
   | "too_many_issues";
 
 /**
@@ -442,32 +443,6 @@ export type Dialect = "2020-12" | "2019-09" | "draft-07";
 export type FormatMode = "assert" | "annotate";
 
 /**
- * One way a value fails a JSON Schema (a tool's input or output schema).
- */
-export interface SchemaIssue {
-  /**
-   * JSON Pointer into the validated value (`""` is the value itself).
-   */
-  path: string;
-  /**
-   * JSON Pointer to the failing keyword, following `$ref`s as evaluated.
-   */
-  schema_path: string;
-  /**
-   * The failing keyword (`type`, `required`, `pattern`, ...); empty when
-   * no keyword applies (`missing_output`).
-   */
-  keyword: string;
-  /**
-   * Stable snake_case code: the keyword in snake_case (`min_length`,
-   * `additional_properties`), or a more precise one (`false_schema`,
-   * `one_of_multiple_valid`, `pattern_too_complex`, `missing_output`).
-   */
-  code: string;
-  message: string;
-}
-
-/**
  * `{ ok, issues }`: whether a value passed a tool's schema, and why not.
  */
 export interface ValidationReport {
@@ -521,4 +496,182 @@ export interface ToolDefinition {
     [k: string]: unknown;
   };
   [k: string]: unknown;
+}
+
+/**
+ * Seed 003's tool message: a stored result's reference.
+ */
+export interface ToolResultReference {
+  /**
+   * The call's id (`input.tool_call_id`, or the execution_id when the call had none).
+   */
+  tool_call_id: string;
+  tool_name: string;
+  status: ToolStatus;
+  metadata: ReferenceMetadata;
+  result_ref: ResultRef;
+}
+
+export interface ReferenceMetadata {
+  /**
+   * Bytes of the full output (compact JSON), before any truncation.
+   */
+  size_bytes: number;
+  /**
+   * One line: what ran, on what, with what outcome.
+   */
+  summary: string;
+  /**
+   * The first whole lines of the output (JSON outputs pretty-printed).
+   */
+  truncated_preview: string;
+}
+
+/**
+ * Where the full result is.
+ */
+export interface ResultRef {
+  /**
+   * Always `tool_results`.
+   */
+  storage_type: string;
+  dialog_id: string;
+  tool_call_id: string;
+}
+
+/**
+ * How much the store keeps. Absent limits do not apply.
+ */
+export interface RetentionPolicy {
+  /**
+   * Evict results that started longer ago than this (checked on every put and by `prune`).
+   */
+  maxAgeMs?: number | null;
+  /**
+   * Keep at most this many results (the oldest stored go first).
+   */
+  maxCount?: number | null;
+  /**
+   * Keep at most this many bytes of stored results (their JSON text).
+   */
+  maxBytes?: number | null;
+}
+
+/**
+ * What `history` returns (seed 000 GetHistoryAsync, with filters).
+ */
+export interface HistoryQuery {
+  /**
+   * At most this many, newest first (1..=10000, default 100).
+   */
+  limit?: number;
+  status?: ToolStatus | null;
+  /**
+   * RFC 3339: only results that started at or after this time.
+   */
+  since?: string | null;
+  /**
+   * RFC 3339: only results that started before this time.
+   */
+  until?: string | null;
+}
+
+/**
+ * A stored result's metadata (what `listDialog` returns, without the output).
+ */
+export interface StoredMeta {
+  execution_id: string;
+  /**
+   * `input.tool_call_id`, or the execution_id when the call had none.
+   */
+  tool_call_id: string;
+  tool_name: string;
+  status: ToolStatus;
+  dialog_id?: string | null;
+  started_at: string;
+  /**
+   * Bytes of the output (compact JSON), before any truncation.
+   */
+  size_bytes: number;
+  /**
+   * Bytes the stored result takes (its JSON text).
+   */
+  stored_bytes: number;
+  output_truncated: boolean;
+  summary: string;
+}
+
+/**
+ * What `put` did.
+ */
+export interface PutReport {
+  /**
+   * False when the same result was already stored (put is idempotent).
+   */
+  stored: boolean;
+  meta: StoredMeta;
+  /**
+   * Results the retention policy removed to make room (possibly this one, if too old).
+   */
+  evicted: Eviction[];
+}
+
+/**
+ * A result the retention policy removed.
+ */
+export interface Eviction {
+  execution_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  dialog_id?: string | null;
+  reason: EvictionReason;
+}
+
+export type EvictionReason = "max_age" | "max_count" | "max_bytes";
+
+/**
+ * Seed 000 §7's counters and the output-size histogram, since the store was made.
+ */
+export interface StoreMetrics {
+  /**
+   * `tools.results.stored`
+   */
+  stored: number;
+  /**
+   * `tools.results.by_status`
+   */
+  by_status: {
+    [k: string]: number;
+  };
+  /**
+   * `tools.results.truncated`
+   */
+  truncated: number;
+  /**
+   * `tools.results.validation_failures` (status output_validation_failed or validation_error)
+   */
+  validation_failures: number;
+  /**
+   * `tools.results.side_effects`
+   */
+  side_effects: number;
+  evicted: number;
+  /**
+   * `tools.results.output_size`: counts per bucket (not cumulative).
+   */
+  output_size: SizeBucket[];
+  output_size_sum: number;
+  /**
+   * Results held now, and their bytes.
+   */
+  current_count: number;
+  current_bytes: number;
+}
+
+/**
+ * One histogram bucket: outputs of at most `le` bytes (`null`: any size).
+ */
+export interface SizeBucket {
+  le?: number | null;
+  count: number;
 }

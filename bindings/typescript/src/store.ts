@@ -1,0 +1,160 @@
+// The in-memory ResultStore (crates/toolresult/src/store.rs) with events:
+// `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
+import { ToolResultError } from './errors.js';
+import type {
+  Eviction,
+  HistoryQuery,
+  Issue,
+  PutReport,
+  RetentionPolicy,
+  StoreMetrics,
+  StoredMeta,
+  ToolResult,
+} from './generated/types.js';
+import { summarize } from './reference.js';
+import { schemaEngine, type SchemaWasm } from './runtime.js';
+import { toWireText } from './wire.js';
+
+type Handle = InstanceType<SchemaWasm['ResultStoreHandle']>;
+
+const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+
+/** What each event's `detail` holds. */
+export interface ResultStoreEventMap {
+  stored: StoredMeta;
+  validation_failed: { meta: StoredMeta; issues: NonNullable<ToolResult['validation_issues']> };
+  truncated: StoredMeta;
+  evicted: Eviction;
+}
+export type ResultStoreEventType = keyof ResultStoreEventMap;
+
+/** An event from a ResultStore; `detail` says what happened. */
+export class ResultStoreEvent<K extends ResultStoreEventType = ResultStoreEventType> extends Event {
+  readonly detail: ResultStoreEventMap[K];
+  constructor(type: K, detail: ResultStoreEventMap[K]) {
+    super(type);
+    this.detail = detail;
+  }
+}
+
+function text(value: unknown, code: 'invalid_tool_result' | 'invalid_options', what: string): string {
+  if (typeof value === 'string') return value;
+  const w = toWireText(value, LIMITS);
+  if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
+  return w.text;
+}
+
+/**
+ * Tool results in memory (seed 000 §4.5): `put` is idempotent by
+ * execution_id and never overwrites a different result (`store_conflict`);
+ * `get`, `getByToolCallId`, `history` (newest first), `listDialog` (metadata
+ * only); retention by age, count and bytes, every eviction reported as an
+ * `evicted` event and in `put`'s report. Lives in wasm memory: use the Node
+ * file store (`toolresult/node`) for durability.
+ */
+export class ResultStore extends EventTarget {
+  readonly #handle: Handle;
+  readonly #generation: number;
+  readonly #now: () => number;
+
+  constructor(options: { retention?: RetentionPolicy; now?: () => number } = {}) {
+    super();
+    this.#now = options.now ?? Date.now;
+    const retention = options.retention === undefined ? '' : text(options.retention, 'invalid_options', 'the retention policy');
+    const handle = schemaEngine.call((w) => new w.ResultStoreHandle(retention));
+    const error = schemaEngine.call(() => handle.error());
+    if (error) {
+      handle.free();
+      throw new ToolResultError('invalid_options', 'invalid retention policy', JSON.parse(error) as Issue[]);
+    }
+    this.#handle = handle;
+    this.#generation = schemaEngine.generation;
+  }
+
+  #h(): Handle {
+    if (this.#generation !== schemaEngine.generation) {
+      throw new ToolResultError('store_lost', 'this in-memory store was lost when the wasm module restarted after a trap; use the file store for durability');
+    }
+    return this.#handle;
+  }
+
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<K extends ResultStoreEventType>(type: K, listener: (event: ResultStoreEvent<K>) => void): () => void {
+    const l = listener as unknown as EventListener;
+    this.addEventListener(type, l);
+    return () => this.removeEventListener(type, l);
+  }
+
+  /**
+   * Validates and stores a ToolResult (value or JSON text). `summary` defaults
+   * to `summarize(result)` (registered summarizers first).
+   */
+  put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): PutReport {
+    const json = text(result, 'invalid_tool_result', 'the result');
+    const summary = options.summary ?? (typeof result === 'string' ? '' : summarize(result));
+    const out = JSON.parse(schemaEngine.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as
+      | { ok: true; value: PutReport }
+      | { ok: false; issues: Issue[] };
+    if (!out.ok) {
+      const conflict = out.issues.some((i) => i.code === 'store_conflict');
+      throw new ToolResultError(conflict ? 'store_conflict' : 'invalid_tool_result', conflict ? 'not stored' : 'invalid ToolResult', out.issues);
+    }
+    const report = out.value;
+    if (report.stored) {
+      const meta = report.meta;
+      this.dispatchEvent(new ResultStoreEvent('stored', meta));
+      if (meta.status === 'output_validation_failed' || meta.status === 'validation_error') {
+        const stored = this.get(meta.execution_id);
+        this.dispatchEvent(new ResultStoreEvent('validation_failed', { meta, issues: stored?.validation_issues ?? [] }));
+      }
+      if (meta.output_truncated) this.dispatchEvent(new ResultStoreEvent('truncated', meta));
+    }
+    for (const e of report.evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
+    return report;
+  }
+
+  get(executionId: string): ToolResult | undefined {
+    const json = schemaEngine.call(() => this.#h().get(String(executionId)));
+    return json ? (JSON.parse(json) as ToolResult) : undefined;
+  }
+
+  getByToolCallId(toolCallId: string): ToolResult | undefined {
+    const json = schemaEngine.call(() => this.#h().get_by_tool_call_id(String(toolCallId)));
+    return json ? (JSON.parse(json) as ToolResult) : undefined;
+  }
+
+  /** Metadata of a stored result (no output). */
+  meta(executionId: string): StoredMeta | undefined {
+    const json = schemaEngine.call(() => this.#h().meta(String(executionId)));
+    return json ? (JSON.parse(json) as StoredMeta) : undefined;
+  }
+
+  /** A tool's results, newest first (seed 000 GetHistoryAsync): `limit` (100), `status`, `since`, `until`. */
+  history(toolName: string, query: HistoryQuery = {}): ToolResult[] {
+    const q = text(query, 'invalid_options', 'the history query');
+    const out = JSON.parse(schemaEngine.call(() => this.#h().history(String(toolName), q))) as { ok: true; value: ToolResult[] } | { ok: false; issues: Issue[] };
+    if (!out.ok) throw new ToolResultError('invalid_options', 'invalid history query', out.issues);
+    return out.value;
+  }
+
+  /** Metadata of a dialog's results, in the order they were stored. */
+  listDialog(dialogId: string): StoredMeta[] {
+    return JSON.parse(schemaEngine.call(() => this.#h().list_dialog(String(dialogId)))) as StoredMeta[];
+  }
+
+  /** Applies the retention policy now (age limits need a clock); returns and announces the evictions. */
+  prune(): Eviction[] {
+    const evicted = JSON.parse(schemaEngine.call(() => this.#h().prune(this.#now()))) as Eviction[];
+    for (const e of evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
+    return evicted;
+  }
+
+  /** Seed 000 §7's counters and the output-size histogram. */
+  metrics(): StoreMetrics {
+    return JSON.parse(schemaEngine.call(() => this.#h().metrics())) as StoreMetrics;
+  }
+
+  get size(): number {
+    return schemaEngine.call(() => this.#h().len());
+  }
+}

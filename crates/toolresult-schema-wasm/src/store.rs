@@ -1,0 +1,141 @@
+use toolresult::store::{HistoryQuery, ResultStore, RetentionPolicy};
+use toolresult::{parse_tool_result, Issue, IssueCode, Issues, ValidationOptions};
+use wasm_bindgen::prelude::*;
+
+use toolresult::reply::{outcome, to_json};
+
+fn options<T: serde::de::DeserializeOwned + Default>(json: &str, what: &str) -> Result<T, Issues> {
+    if json.is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_str(json).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidOptions,
+            format!("invalid {what}: {e}"),
+        ))
+    })
+}
+
+fn some(s: &str) -> Option<&str> {
+    (!s.is_empty()).then_some(s)
+}
+
+/// An in-memory ResultStore. Construction never throws: read `error()`.
+#[wasm_bindgen]
+pub struct ResultStoreHandle(Result<ResultStore, Issues>);
+
+#[wasm_bindgen]
+impl ResultStoreHandle {
+    #[wasm_bindgen(constructor)]
+    pub fn new(retention_json: &str) -> ResultStoreHandle {
+        ResultStoreHandle(
+            options::<RetentionPolicy>(retention_json, "retention policy").map(ResultStore::new),
+        )
+    }
+
+    pub fn error(&self) -> String {
+        match &self.0 {
+            Ok(_) => String::new(),
+            Err(issues) => to_json(issues),
+        }
+    }
+
+    /// Validates and stores a ToolResult (JSON text): `{ok, value: PutReport}`.
+    /// `dialog_id` and `summary` are `""` when absent.
+    pub fn put(
+        &mut self,
+        result_json: &str,
+        dialog_id: &str,
+        summary: &str,
+        now_ms: f64,
+    ) -> String {
+        outcome(match &mut self.0 {
+            Ok(store) => {
+                parse_tool_result(result_json, &ValidationOptions::default()).and_then(|result| {
+                    store.put(
+                        result,
+                        some(dialog_id),
+                        some(summary).map(String::from),
+                        now_ms as i64,
+                    )
+                })
+            }
+            Err(issues) => Err(issues.clone()),
+        })
+    }
+
+    /// The stored JSON text, or `""`.
+    pub fn get(&self, execution_id: &str) -> String {
+        self.0
+            .as_ref()
+            .ok()
+            .and_then(|s| s.get_text(execution_id))
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    pub fn get_by_tool_call_id(&self, tool_call_id: &str) -> String {
+        let Ok(store) = &self.0 else {
+            return String::new();
+        };
+        store
+            .execution_for_call(tool_call_id)
+            .and_then(|id| store.get_text(id))
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// `{ok, value: [ToolResult...]}`, newest first.
+    pub fn history(&self, tool_name: &str, query_json: &str) -> String {
+        let Ok(store) = &self.0 else {
+            return outcome::<()>(Err(self.0.as_ref().err().cloned().unwrap_or_default()));
+        };
+        match options::<HistoryQuery>(query_json, "history query")
+            .and_then(|q| store.history(tool_name, &q))
+        {
+            Ok(results) => {
+                // The stored texts, joined: no re-serialization.
+                let texts: Vec<&str> = results
+                    .iter()
+                    .filter_map(|r| store.get_text(&r.metadata.execution_id))
+                    .collect();
+                format!("{{\"ok\":true,\"value\":[{}]}}", texts.join(","))
+            }
+            Err(issues) => outcome::<()>(Err(issues)),
+        }
+    }
+
+    pub fn list_dialog(&self, dialog_id: &str) -> String {
+        match &self.0 {
+            Ok(store) => to_json(&store.list_dialog(dialog_id)),
+            Err(_) => "[]".into(),
+        }
+    }
+
+    pub fn meta(&self, execution_id: &str) -> String {
+        match &self.0 {
+            Ok(store) => store.meta(execution_id).map(to_json).unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Applies the retention policy: the evictions as a JSON array.
+    pub fn prune(&mut self, now_ms: f64) -> String {
+        match &mut self.0 {
+            Ok(store) => to_json(&store.prune(now_ms as i64)),
+            Err(_) => "[]".into(),
+        }
+    }
+
+    pub fn metrics(&self) -> String {
+        match &self.0 {
+            Ok(store) => to_json(&store.metrics()),
+            Err(_) => "{}".into(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, ResultStore::len)
+    }
+}
