@@ -16,6 +16,7 @@ export type ToolResultErrorCode =
   | 'invalid_summary'
   | 'not_found'
   | 'corrupt_store'
+  | 'invalid_id'
   | 'unknown_status'
   | 'not_initialized'
   | 'internal_trap';
