@@ -68,6 +68,10 @@ const r = validateAgentResult(fs.readFileSync('fixture.json', 'utf8'));
 let code;
 try { parseToolResult('{}'); } catch (e) { code = e instanceof ToolResultError && e.code; }
 const schemaIssues = require('toolresult').compileSchema({ type: 'object', required: ['a'] }).validate({});
+const { FileResultStore, createSuccess } = require('toolresult/node');
+const fileStore = FileResultStore.open('store');
+fileStore.put(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' } }), { dialog_id: 'd1' });
+if (FileResultStore.open('store').get('d1', 'c1').input.tool_name !== 'echo') throw new Error('file store');
 console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code) }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result', schema: ['required'] });
