@@ -1,16 +1,32 @@
 // `toolresult` command line. Exit codes: 0 all valid, 1 any invalid, 2 usage
 // or I/O error.
 import { readFileSync } from 'node:fs';
-import { validateAgentResult, validateToolResult, type ValidationResult } from './index.js';
+import {
+  fromAnthropicToolResult,
+  fromMcpCallToolResult,
+  fromOpenAIToolOutput,
+  fromVercelToolPart,
+  normalizeAgentResult,
+  validateAgentResult,
+  validateToolResult,
+  type ValidationResult,
+} from './index.js';
+import { ToolResultError } from './errors.js';
 import { formatIssues } from './errors.js';
 import type { Issue } from './generated/types.js';
 
 const USAGE = `usage: toolresult validate [--kind agent|tool|auto] [--json] <file...|->
+       toolresult normalize [--from auto|task-result|agent-message|mcp|anthropic|openai|vercel]
+                            [--context <json>] <file|->
 
-Validates AgentResult v1 / ToolResult v1 JSON files ("-" reads stdin).
-  --kind   which envelope to expect (default: auto, from the fields present)
-  --json   print a JSON report instead of text
-Exit codes: 0 all valid, 1 any invalid, 2 usage or I/O error.`;
+validate   checks AgentResult v1 / ToolResult v1 JSON files ("-" reads stdin).
+  --kind     which envelope to expect (default: auto, from the fields present)
+  --json     print a JSON report instead of text
+normalize  prints the input as an AgentResult v1 (auto, task-result, agent-message)
+           or a ToolResult v1 (mcp, anthropic, openai, vercel); the changes made go
+           to stderr. --context supplies what the source lacks, e.g.
+           '{"agent_id":"a1","agent_type":"scaffold","action":"build"}' or '{"tool_name":"x"}'.
+Exit codes: 0 all valid / normalized, 1 any invalid, 2 usage or I/O error.`;
 
 type Kind = 'agent' | 'tool';
 
@@ -43,6 +59,7 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
     io.out(USAGE);
     return 0;
   }
+  if (command === 'normalize') return normalize(rest, io);
   if (command !== 'validate') {
     io.err(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
     return 2;
@@ -96,4 +113,79 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
     io.out(`\n${report.length - bad} valid, ${bad} invalid`);
   }
   return report.every((r) => r.ok) ? 0 : 1;
+}
+
+const FROM = ['auto', 'task-result', 'agent-message', 'mcp', 'anthropic', 'openai', 'vercel'] as const;
+type From = (typeof FROM)[number];
+
+function normalize(args: string[], io: CliIo): number {
+  let from: From = 'auto';
+  let context: Record<string, unknown> = {};
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--from' || a.startsWith('--from=')) {
+      const v = a === '--from' ? args[++i] : a.slice('--from='.length);
+      if (!FROM.includes(v as From)) {
+        io.err(`--from must be one of ${FROM.join(', ')}, got ${v ?? 'nothing'}\n\n${USAGE}`);
+        return 2;
+      }
+      from = v as From;
+    } else if (a === '--context' || a.startsWith('--context=')) {
+      const v = a === '--context' ? args[++i] : a.slice('--context='.length);
+      try {
+        context = JSON.parse(v ?? '');
+      } catch {
+        io.err(`--context must be a JSON object, got ${v ?? 'nothing'}`);
+        return 2;
+      }
+    } else if (a.startsWith('-') && a !== '-') {
+      io.err(`unknown option: ${a}\n\n${USAGE}`);
+      return 2;
+    } else files.push(a);
+  }
+  if (files.length !== 1) {
+    io.err(`normalize takes one input file (or -)\n\n${USAGE}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = files[0] === '-' ? io.readStdin() : readFileSync(files[0], 'utf8');
+  } catch (e) {
+    io.err(`cannot read ${files[0]}: ${(e as Error).message}`);
+    return 2;
+  }
+  const fail = (issues: Issue[]): number => {
+    io.err(`cannot normalize ${files[0]}: ${issues.length} issue${issues.length === 1 ? '' : 's'}\n${formatIssues(issues, Infinity)}`);
+    return 1;
+  };
+  if (from === 'auto' || from === 'task-result' || from === 'agent-message') {
+    let input: unknown = text;
+    if (from === 'agent-message') {
+      try {
+        input = JSON.parse(text);
+      } catch {
+        // The normalizer reports the syntax issue.
+      }
+      if (!input || typeof input !== 'object' || (input as { type?: unknown }).type !== 'result') {
+        return fail([{ path: '/type', code: 'ambiguous_shape', message: 'an AgentMessage has type "result" and a payload' }]);
+      }
+    }
+    const r = normalizeAgentResult(input, context);
+    if (!r.ok) return fail(r.issues);
+    if (from === 'task-result' && r.source !== 'task_result') {
+      return fail([{ path: '', code: 'ambiguous_shape', message: `--from task-result, but the input is ${r.source.replace('_', ' ')}` }]);
+    }
+    for (const c of r.changes) io.err(`${c.kind.padEnd(9)} ${c.path || '(root)'}: ${c.message}`);
+    io.out(JSON.stringify(r.value, null, 2));
+    return 0;
+  }
+  const convert = { mcp: fromMcpCallToolResult, anthropic: fromAnthropicToolResult, openai: fromOpenAIToolOutput, vercel: fromVercelToolPart }[from];
+  try {
+    io.out(JSON.stringify(convert(text, context as never), null, 2));
+    return 0;
+  } catch (e) {
+    if (e instanceof ToolResultError) return fail(e.issues.length ? e.issues : [{ path: '', code: 'ambiguous_shape', message: e.message }]);
+    throw e;
+  }
 }

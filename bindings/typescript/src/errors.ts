@@ -17,6 +17,7 @@ export type ToolResultErrorCode =
   | 'not_found'
   | 'corrupt_store'
   | 'invalid_id'
+  | 'invalid_input'
   | 'unknown_status'
   | 'not_initialized'
   | 'internal_trap';

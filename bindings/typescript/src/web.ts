@@ -47,6 +47,7 @@ export * from './bound.js';
 export * from './schema.js';
 export * from './store.js';
 export * from './reference.js';
+export * from './convert.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
+use toolresult::migrate::{Change, SourceShape};
 use toolresult::store::{
     Eviction, HistoryQuery, PutReport, RetentionPolicy, StoreMetrics, StoredMeta,
 };
@@ -80,6 +81,8 @@ fn api_types() -> Value {
     generator.subschema_for::<PutReport>();
     generator.subschema_for::<Eviction>();
     generator.subschema_for::<StoreMetrics>();
+    generator.subschema_for::<Change>();
+    generator.subschema_for::<SourceShape>();
     let mut defs = Value::Object(generator.take_definitions(true));
     tidy(&mut defs);
     serde_json::json!({

@@ -3,6 +3,7 @@
 //! them, so envelope-only users never pay for it. Like the envelope module
 //! it takes JSON text and returns JSON text, and nothing here throws.
 
+mod convert;
 mod reference;
 mod registry;
 mod schema;

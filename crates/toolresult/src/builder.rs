@@ -76,7 +76,9 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         "output",
         "side_effects",
         "error_code",
-        "error_message"
+        "error_message",
+        "content",
+        "meta"
     ];
     allowed.extend_from_slice(METADATA_PASSTHROUGH);
     allowed.extend_from_slice(TIMING);
@@ -142,7 +144,13 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         result.insert("output".into(), out);
     }
     result.insert("status".into(), Value::String(status.as_str().into()));
-    for key in ["error_message", "error_code", "side_effects"] {
+    for key in [
+        "error_message",
+        "error_code",
+        "content",
+        "meta",
+        "side_effects",
+    ] {
         if let Some(v) = spec.remove(key) {
             result.insert(key.into(), v);
         }

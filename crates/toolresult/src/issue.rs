@@ -114,6 +114,7 @@ issue_codes! {
     UnresolvableRef = "unresolvable_ref", Input, "A `$ref` points at a document that was not registered in `documents`; remote and file references are never fetched.";
     InvalidDefinition = "invalid_definition", Input, "A tool definition lacks a name or has a field of the wrong type.";
     UnknownTool = "unknown_tool", Input, "No tool of that name is registered.";
+    AmbiguousShape = "ambiguous_shape", Input, "The input is none of the shapes normalize knows (AgentResult, TaskResult, AgentMessage; or the conversion's source shape).";
     StoreConflict = "store_conflict", Input, "A different result is already stored under this execution_id or tool_call_id; stored results are never overwritten.";
     TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
 }

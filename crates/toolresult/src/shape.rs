@@ -228,6 +228,12 @@ pub(crate) static TOOL_RESULT: Shape = Shape {
         slot("error_message", Rule::Str, Optional, Slot::ErrorMessage),
         slot("error_code", Rule::ErrorCode, Optional, Slot::ErrorCode),
         field(
+            "content",
+            Rule::ArrayOf(&Rule::Struct(&CONTENT_BLOCK)),
+            Optional,
+        ),
+        field("meta", Rule::AnyObject, Optional),
+        field(
             "side_effects",
             Rule::ArrayOf(&Rule::Struct(&SIDE_EFFECT)),
             Optional,
@@ -239,6 +245,12 @@ pub(crate) static TOOL_RESULT: Shape = Shape {
         ),
         field("metadata", Rule::Struct(&METADATA), Required),
     ],
+};
+
+/// A content block: any object with a `type` (MCP's five kinds and others).
+static CONTENT_BLOCK: Shape = Shape {
+    open: true,
+    fields: &[field("type", Rule::NonEmpty, Required)],
 };
 
 static SCHEMA_ISSUE: Shape = Shape {

@@ -36,6 +36,22 @@ pub struct ToolResult {
         schemars(extend("pattern" = "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"))
     )]
     pub error_code: Option<String>,
+    /// What the tool showed the model, as content blocks (MCP `ContentBlock`:
+    /// `text`, `image`, `audio`, `resource_link`, `resource`), each kept as
+    /// given. `output` is the machine-readable result (MCP `structuredContent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(extend("items" = {
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"type": "string", "minLength": 1}}
+        }))
+    )]
+    pub content: Option<Vec<Map<String, Value>>>,
+    /// Protocol metadata carried with the result, verbatim (MCP `_meta`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
     /// Resources the execution created, changed or deleted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side_effects: Option<Vec<ToolSideEffect>>,

@@ -292,6 +292,33 @@ export const toolResultSchema = {
       "description": "Machine-readable reason in SCREAMING_SNAKE_CASE; required unless `status` is `success`.",
       "pattern": "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$"
     },
+    "content": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "items": {
+        "type": "object",
+        "required": [
+          "type"
+        ],
+        "properties": {
+          "type": {
+            "type": "string",
+            "minLength": 1
+          }
+        }
+      },
+      "description": "What the tool showed the model, as content blocks (MCP `ContentBlock`:\n`text`, `image`, `audio`, `resource_link`, `resource`), each kept as\ngiven. `output` is the machine-readable result (MCP `structuredContent`)."
+    },
+    "meta": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "additionalProperties": true,
+      "description": "Protocol metadata carried with the result, verbatim (MCP `_meta`)."
+    },
     "side_effects": {
       "type": [
         "array",

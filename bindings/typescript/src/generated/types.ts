@@ -161,6 +161,22 @@ export interface ToolResult {
    */
   error_code?: string | null;
   /**
+   * What the tool showed the model, as content blocks (MCP `ContentBlock`:
+   * `text`, `image`, `audio`, `resource_link`, `resource`), each kept as
+   * given. `output` is the machine-readable result (MCP `structuredContent`).
+   */
+  content?:
+    | {
+        type: string;
+      }[]
+    | null;
+  /**
+   * Protocol metadata carried with the result, verbatim (MCP `_meta`).
+   */
+  meta?: {
+    [k: string]: unknown;
+  } | null;
+  /**
    * Resources the execution created, changed or deleted.
    */
   side_effects?: ToolSideEffect[] | null;
@@ -370,6 +386,7 @@ export type IssueCode =
   | "unresolvable_ref"
   | "invalid_definition"
   | "unknown_tool"
+  | "ambiguous_shape"
   | "store_conflict"
   | "too_many_issues";
 
@@ -675,3 +692,26 @@ export interface SizeBucket {
   le?: number | null;
   count: number;
 }
+
+/**
+ * One thing normalization did.
+ */
+export interface Change {
+  /**
+   * JSON Pointer into the output.
+   */
+  path: string;
+  kind: ChangeKind;
+  /**
+   * JSON Pointer into the input it came from, when it came from one.
+   */
+  from?: string | null;
+  message: string;
+}
+
+export type ChangeKind = "mapped" | "derived" | "assumed" | "preserved" | "unwrapped";
+
+/**
+ * What `normalize` detected.
+ */
+export type SourceShape = "agent_result" | "task_result" | "agent_message";

@@ -1,0 +1,150 @@
+// One schema for every producer (seed 004 and the model APIs): migration of the
+// legacy TaskResult, normalization of whatever an orchestrator receives, and
+// conversions to and from MCP, Anthropic, OpenAI and the Vercel AI SDK. The
+// mappings live in Rust (crates/toolresult/src/{migrate,convert}.rs), in the
+// tools module.
+import { ToolResultError } from './errors.js';
+import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
+import { schemaEngine } from './runtime.js';
+import { toWireText } from './wire.js';
+
+const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+
+export type NormalizeResult =
+  | { ok: true; value: AgentResult; changes: Change[]; source: SourceShape }
+  | { ok: false; issues: Issue[] };
+
+/** What the legacy shapes lack. `timestamp` defaults to now (and says so in `changes`). */
+export interface MigrationContext {
+  agent_id?: string;
+  agent_type?: string;
+  action?: string;
+  timestamp?: string;
+}
+
+/** What a converted ToolResult needs that the source may lack. */
+export interface CallContext {
+  tool_name?: string;
+  arguments?: Record<string, unknown>;
+  tool_call_id?: string;
+  started_at?: string;
+  completed_at?: string;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+function text(value: unknown, what: string): { text: string } | { issues: Issue[] } {
+  if (typeof value === 'string') return { text: value };
+  const w = toWireText(value, LIMITS);
+  return w.issues ? { issues: w.issues } : { text: w.text };
+}
+
+function contextText(ctx: object | undefined, what: string): string {
+  if (ctx === undefined) return '';
+  if (ctx === null || typeof ctx !== 'object') throw new ToolResultError('invalid_options', `${what} must be an object`);
+  const w = toWireText(ctx, { maxBytes: 1 << 20, maxDepth: 16 });
+  if (w.issues) throw new ToolResultError('invalid_options', `invalid ${what}`, w.issues);
+  return w.text;
+}
+
+function normalizeWith(input: unknown, context: MigrationContext | undefined, mode: string): NormalizeResult {
+  const t = text(input, 'the input');
+  if ('issues' in t) return { ok: false, issues: t.issues };
+  const defaulted = context?.timestamp === undefined;
+  const ctx = { ...(context ?? {}), timestamp: context?.timestamp ?? new Date().toISOString() };
+  const out = JSON.parse(schemaEngine.call((w) => w.normalize_agent_result(t.text, contextText(ctx, 'the context'), mode))) as Outcome<{
+    value: AgentResult;
+    changes: Change[];
+    source: SourceShape;
+  }>;
+  if (!out.ok) return out;
+  const changes = out.value.changes.map((c) =>
+    defaulted && c.path === '/timestamp' && c.kind === 'assumed' ? { ...c, message: 'no timestamp given: the time of normalization' } : c,
+  );
+  return { ok: true, value: out.value.value, changes, source: out.value.source };
+}
+
+/**
+ * Seed 004's legacy `TaskResult` → AgentResult v1: `output` becomes `result`,
+ * `success` is derived, `errors` become `error` (failure) or `warnings`
+ * (success, partial), `partial` becomes a success with a warning, and fields
+ * with no home are kept in `result._legacy`. `context` supplies agent_id,
+ * agent_type, action and timestamp.
+ */
+export function migrateTaskResult(legacy: unknown, context: MigrationContext): NormalizeResult {
+  return normalizeWith(legacy, context, 'task-result');
+}
+
+/**
+ * Whatever an orchestrator receives — an AgentResult v1, a legacy TaskResult,
+ * or seed 004's AgentMessage wrapper around either, as JSON text or a value —
+ * as an AgentResult v1 that passes `validateAgentResult`, with every change
+ * listed; or the issues when the shape is ambiguous or invalid.
+ */
+export function normalizeAgentResult(input: unknown, context?: MigrationContext): NormalizeResult {
+  return normalizeWith(input, context, 'auto');
+}
+
+function from(kind: string, input: unknown, ctx: CallContext | undefined): ToolResult {
+  const t = text(input, 'the input');
+  if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
+  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), Date.now()))) as Outcome<ToolResult>;
+  if (!out.ok) throw new ToolResultError('invalid_input', `not a convertible ${kind} result`, out.issues);
+  return out.value;
+}
+
+function to<T>(kind: string, result: ToolResult | string, revision = ''): T {
+  const t = text(result, 'the result');
+  if ('issues' in t) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', t.issues);
+  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_to(kind, t.text, revision))) as Outcome<T>;
+  if (!out.ok) {
+    const code = out.issues.some((i) => i.code === 'unsupported_version') ? 'invalid_options' : 'invalid_tool_result';
+    throw new ToolResultError(code, `cannot convert to ${kind}`, out.issues);
+  }
+  return out.value;
+}
+
+/** An MCP `CallToolResult` (either revision) as a ToolResult: structuredContent → output, content → content, _meta → meta, isError → failed. */
+export function fromMcpCallToolResult(mcp: unknown, context: CallContext & { tool_name: string }): ToolResult {
+  return from('mcp', mcp, context);
+}
+
+/** A ToolResult as an MCP `CallToolResult` (`revision` 2025-11-25 by default; 2026-07-28 adds resultType). */
+export function toMcpCallToolResult(result: ToolResult | string, options: { revision?: '2025-11-25' | '2026-07-28' } = {}): Record<string, unknown> {
+  return to('mcp', result, options.revision ?? '');
+}
+
+/** An Anthropic `tool_result` block (tool_use_id, content as text or text/image blocks, is_error). */
+export function toAnthropicToolResult(result: ToolResult | string): Record<string, unknown> {
+  return to('anthropic', result);
+}
+
+/** An Anthropic `tool_result` block as a ToolResult (`tool_name` from the context). */
+export function fromAnthropicToolResult(block: unknown, context: CallContext & { tool_name: string }): ToolResult {
+  return from('anthropic', block, context);
+}
+
+/** An OpenAI Responses API `function_call_output` item (call_id, output text). */
+export function toOpenAIFunctionCallOutput(result: ToolResult | string): { type: 'function_call_output'; call_id: string; output: string } {
+  return to('openai-function-call-output', result);
+}
+
+/** An OpenAI Chat Completions tool message (`{ role: "tool", tool_call_id, content }`). */
+export function toOpenAIChatToolMessage(result: ToolResult | string): { role: 'tool'; tool_call_id: string; content: string } {
+  return to('openai-chat', result);
+}
+
+/** An OpenAI `function_call_output` or Chat tool message as a ToolResult (always `success`: OpenAI has no error flag). */
+export function fromOpenAIToolOutput(output: unknown, context: CallContext & { tool_name: string }): ToolResult {
+  return from('openai', output, context);
+}
+
+/** A Vercel AI SDK `tool-result` part (output typed text, json or content) or `tool-error` part. */
+export function toVercelToolPart(result: ToolResult | string): Record<string, unknown> {
+  return to('vercel', result);
+}
+
+/** A Vercel AI SDK `tool-result` / `tool-error` part as a ToolResult (it carries the tool name and input). */
+export function fromVercelToolPart(part: unknown, context?: CallContext): ToolResult {
+  return from('vercel', part, context);
+}

@@ -1,0 +1,132 @@
+use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::json::{parse_str, ParseLimits};
+use toolresult::migrate::{self, MigrationContext};
+use toolresult::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
+use wasm_bindgen::prelude::*;
+
+use toolresult::reply::outcome;
+use toolresult::Stamp;
+
+/// The caller's clock and 16 random bytes for an execution id.
+fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InternalError,
+            format!("no random source for the execution id: {e}"),
+        ))
+    })?;
+    Ok(Stamp {
+        now_unix_ms,
+        random,
+    })
+}
+
+const LIMITS: ParseLimits = ParseLimits {
+    max_bytes: DEFAULT_MAX_BYTES,
+    max_depth: DEFAULT_MAX_DEPTH,
+};
+
+fn context<T: serde::de::DeserializeOwned + Default>(json: &str) -> Result<T, Issues> {
+    if json.is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_str(json).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidOptions,
+            format!("invalid context: {e}"),
+        ))
+    })
+}
+
+/// `mode`: `auto`, `task-result` or `agent-message`. `{ok, value: {value, changes, source}}`.
+#[wasm_bindgen]
+pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) -> String {
+    outcome((|| {
+        let input = parse_str(input_json, LIMITS)?;
+        let ctx: MigrationContext = context(context_json)?;
+        match mode {
+            "task-result" => migrate::migrate_task_result(&input, &ctx),
+            "agent-message" if input.get("type").and_then(|t| t.as_str()) != Some("result") => {
+                Err(Issues::from(Issue::new(
+                    "/type",
+                    IssueCode::AmbiguousShape,
+                    "an AgentMessage has type \"result\" and a payload",
+                )))
+            }
+            _ => migrate::normalize(&input, &ctx),
+        }
+    })())
+}
+
+/// `from`: `mcp`, `anthropic`, `openai` or `vercel` → a ToolResult.
+#[wasm_bindgen]
+pub fn tool_result_from(
+    from: &str,
+    input_json: &str,
+    context_json: &str,
+    now_unix_ms: f64,
+) -> String {
+    outcome((|| {
+        let input = parse_str(input_json, LIMITS)?;
+        let ctx: CallContext = context(context_json)?;
+        let stamp = stamp(now_unix_ms)?;
+        match from {
+            "mcp" => convert::from_mcp(&input, &ctx, stamp),
+            "anthropic" => convert::from_anthropic(&input, &ctx, stamp),
+            "openai" => convert::from_openai(&input, &ctx, stamp),
+            "vercel" => convert::from_vercel(&input, &ctx, stamp),
+            other => Err(Issues::from(Issue::new(
+                "",
+                IssueCode::InvalidOptions,
+                format!("unknown source shape `{other}`"),
+            ))),
+        }
+    })())
+}
+
+/// `to`: `mcp`, `anthropic`, `openai-function-call-output`, `openai-chat` or
+/// `vercel`; `revision` for MCP (`2025-11-25` by default).
+#[wasm_bindgen]
+pub fn tool_result_to(to: &str, tool_result_json: &str, revision: &str) -> String {
+    outcome((|| {
+        let tr = parse_str(tool_result_json, LIMITS)?;
+        let found = Validator::new(EnvelopeKind::ToolResult, ValidationOptions::default())?
+            .check_value(&tr);
+        if !found.is_empty() {
+            return Err(found);
+        }
+        match to {
+            "mcp" => {
+                let rev = if revision.is_empty() {
+                    Some(McpRevision::V2025_11_25)
+                } else {
+                    McpRevision::parse(revision)
+                };
+                let rev = rev.ok_or_else(|| {
+                    Issues::from(Issue::new(
+                        "/revision",
+                        IssueCode::UnsupportedVersion,
+                        format!(
+                            "MCP revision `{revision}` is not supported; supported: {}",
+                            McpRevision::SUPPORTED.join(", ")
+                        ),
+                    ))
+                })?;
+                convert::to_mcp(&tr, rev)
+            }
+            "anthropic" => convert::to_anthropic(&tr),
+            "openai-function-call-output" => convert::to_openai_function_call_output(&tr),
+            "openai-chat" => convert::to_openai_chat_tool_message(&tr),
+            "vercel" => convert::to_vercel(&tr),
+            other => Err(Issues::from(Issue::new(
+                "",
+                IssueCode::InvalidOptions,
+                format!("unknown target shape `{other}`"),
+            ))),
+        }
+    })())
+}
