@@ -50,18 +50,14 @@ function contextText(ctx: object | undefined, what: string): string {
 function normalizeWith(input: unknown, context: MigrationContext | undefined, mode: string): NormalizeResult {
   const t = text(input, 'the input');
   if ('issues' in t) return { ok: false, issues: t.issues };
-  const defaulted = context?.timestamp === undefined;
-  const ctx = { ...(context ?? {}), timestamp: context?.timestamp ?? new Date().toISOString() };
+  const ctx = { ...(context ?? {}), now: new Date().toISOString() };
   const out = JSON.parse(schemaEngine.call((w) => w.normalize_agent_result(t.text, contextText(ctx, 'the context'), mode))) as Outcome<{
     value: AgentResult;
     changes: Change[];
     source: SourceShape;
   }>;
   if (!out.ok) return out;
-  const changes = out.value.changes.map((c) =>
-    defaulted && c.path === '/timestamp' && c.kind === 'assumed' ? { ...c, message: 'no timestamp given: the time of normalization' } : c,
-  );
-  return { ok: true, value: out.value.value, changes, source: out.value.source };
+  return { ok: true, value: out.value.value, changes: out.value.changes, source: out.value.source };
 }
 
 /**

@@ -424,10 +424,13 @@ pub fn from_openai(v: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, 
 pub fn to_anthropic(tr: &Value) -> Result<Value, Issues> {
     let t = tool_result_parts(tr)?;
     let id = call_id(t)?;
-    let content = match t.get("content") {
-        Some(Value::Array(blocks)) if !failed(t) => {
+    let content = match (t.get("content"), t.get("output")) {
+        (Some(Value::Array(blocks)), _) => {
             Value::Array(blocks.iter().map(anthropic_block).collect())
         }
+        // `is_error` says it failed; the content is the tool's own words.
+        (_, Some(Value::String(s))) if failed(t) => Value::String(s.clone()),
+        _ if failed(t) => Value::String(error_message(t)),
         _ => Value::String(result_text(tr)?),
     };
     let mut out = json!({"type": "tool_result", "tool_use_id": id, "content": content});

@@ -38,9 +38,12 @@ pub struct MigrationContext {
     pub agent_type: Option<String>,
     #[serde(default)]
     pub action: Option<String>,
-    /// RFC 3339; the JS wrapper passes the current time when absent.
+    /// RFC 3339. When neither this nor an AgentMessage gives one, `now`.
     #[serde(default)]
     pub timestamp: Option<String>,
+    /// The current time (RFC 3339), for results that carry none.
+    #[serde(default)]
+    pub now: Option<String>,
 }
 
 /// One thing normalization did.
@@ -360,14 +363,19 @@ fn migrate(
         result.insert("_legacy".into(), Value::Object(legacy_extra));
     }
     out.insert("result".into(), Value::Object(result));
-    match &ctx.timestamp {
+    let (timestamp, why) = match (&ctx.timestamp, &ctx.now) {
+        (Some(t), _) => (Some(t), "timestamp from the context"),
+        (None, Some(now)) => (Some(now), "no timestamp given: the time of normalization"),
+        (None, None) => (None, ""),
+    };
+    match timestamp {
         Some(t) => {
             out.insert("timestamp".into(), Value::String(t.clone()));
             changes.push(change(
                 "/timestamp",
                 ChangeKind::Assumed,
                 None,
-                String::from("timestamp from the context"),
+                String::from(why),
             ));
         }
         None => issues.push(Issue::new(

@@ -1,0 +1,219 @@
+// Migration, normalization and conversions through the built package (Node or
+// browser build): the shared fixtures in tests/fixtures/convert (valid, edge,
+// invalid), round trips, and the MCP objects we produce checked against the
+// shipped MCP JSON Schemas.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { fixturesDir, toolresult } from './helpers.mjs';
+
+const t = toolresult;
+const dir = path.join(fixturesDir, 'convert');
+const read = (f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+const cases = read('cases.json');
+const mcpDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'conformance', 'mcp-schema');
+const REVISIONS = ['2025-11-25', '2026-07-28'];
+const mcpShape = Object.fromEntries(
+  REVISIONS.map((rev) => {
+    const base = `https://modelcontextprotocol.io/schema/${rev}`;
+    const documents = { [base]: JSON.parse(readFileSync(path.join(mcpDir, `${rev}.schema.json`), 'utf8')) };
+    return [rev, t.compileSchema({ $ref: `${base}#/$defs/CallToolResult` }, { documents })];
+  }),
+);
+
+function run(c, input = read(c.file)) {
+  switch (c.from) {
+    case 'auto': return t.normalizeAgentResult(input, c.context);
+    case 'task-result': return t.migrateTaskResult(input, c.context);
+    case 'agent-message': return t.normalizeAgentResult(input, c.context);
+    default: {
+      const from = { mcp: t.fromMcpCallToolResult, anthropic: t.fromAnthropicToolResult, openai: t.fromOpenAIToolOutput, vercel: t.fromVercelToolPart }[c.from];
+      try {
+        return { ok: true, value: from(input, c.context) };
+      } catch (e) {
+        if (!(e instanceof t.ToolResultError)) throw e;
+        return { ok: false, issues: e.issues, error: e };
+      }
+    }
+  }
+}
+
+for (const c of cases) {
+  test(`fixture ${c.file} (${c.from}) → ${c.expect}`, () => {
+    const r = run(c);
+    if (c.expect !== 'ok') {
+      assert.equal(r.ok, false, JSON.stringify(r.value));
+      assert.equal(r.issues[0].code, c.expect, JSON.stringify(r.issues));
+      assert.equal(r.issues[0].path, c.path);
+      if (r.error) assert.equal(r.error.code, 'invalid_input');
+      return;
+    }
+    assert.equal(r.ok, true, JSON.stringify(r.issues));
+    const agent = ['auto', 'task-result', 'agent-message'].includes(c.from);
+    const verdict = agent ? t.validateAgentResult(r.value) : t.validateToolResult(r.value);
+    assert.equal(verdict.ok, true, JSON.stringify(verdict.issues));
+    assert.equal(r.value.status, c.status);
+    if (agent) {
+      assert.equal(r.value.success, c.success);
+      for (const ch of r.changes) assert.ok(ch.path === '' || ch.path.startsWith('/'), ch.path);
+    }
+  });
+}
+
+test('migration drops nothing: errors, next_stage, unknown fields and metrics, wrapper fields all have a home', () => {
+  const ctx = { agent_id: 'a1', agent_type: 'scaffold', action: 'build', timestamp: '2026-11-22T10:00:00Z' };
+  const failure = t.migrateTaskResult(read('task-result-failure.json'), ctx);
+  assert.deepEqual(failure.value.error, { code: 'TASK_FAILED', message: 'npm install failed; exit code 1', details: { errors: ['npm install failed', 'exit code 1'] }, retryable: false });
+  const partial = t.migrateTaskResult(read('task-result-partial.json'), ctx);
+  assert.match(partial.value.warnings[0], /partial/);
+  assert.deepEqual(partial.value.warnings.slice(1), ['2 e2e tests failed']);
+  assert.deepEqual(partial.value.result, { passed: 8, failed: 2, _legacy: { next_stage: 'integration' } });
+  assert.ok(partial.changes.some((c) => c.path === '/status' && c.kind === 'derived'));
+  const extra = t.migrateTaskResult(read('task-result-extra-fields.json'), ctx);
+  assert.deepEqual(extra.value.result._legacy, { metrics: { cache_hits: 4 }, next_stage: 'deploy', priority: 'high' });
+  assert.deepEqual(extra.value.metrics, { duration_ms: 10 });
+  const message = t.normalizeAgentResult(read('agent-message-task-result.json'), { agent_type: 'scaffold', action: 'build' });
+  assert.equal(message.source, 'agent_message');
+  assert.equal(message.value.agent_id, 'scaffold-agent-1', 'agent_id from the wrapper');
+  assert.equal(message.value.timestamp, '2026-11-22T10:00:00.000Z', 'timestamp from the wrapper');
+  assert.deepEqual(Object.keys(message.value.result._legacy.message).sort(), ['id', 'stage', 'trace_id', 'workflow_id']);
+  const noTime = t.migrateTaskResult(read('task-result-success.json'), { agent_id: 'a', agent_type: 'scaffold', action: 'x' });
+  assert.ok(Date.now() - Date.parse(noTime.value.timestamp) < 60_000);
+  assert.ok(noTime.changes.some((c) => c.path === '/timestamp' && /time of normalization/.test(c.message)));
+  // JSON text works as well as values.
+  assert.deepEqual(t.migrateTaskResult(JSON.stringify(read('task-result-failure.json')), ctx).value, failure.value);
+  const unsupported = t.normalizeAgentResult({ ...read('../agent/valid-success.json'), version: '2.0.0' });
+  assert.match(unsupported.issues[0].message, /supported versions: 1\.0\.0/);
+});
+
+test('property: normalize is idempotent and its output always validates', () => {
+  const ctx = { agent_id: 'a1', agent_type: 'validation', action: 'check', timestamp: '2026-11-22T10:00:00Z' };
+  const taskResult = fc.record(
+    {
+      task_id: fc.uuid(),
+      workflow_id: fc.uuid(),
+      status: fc.constantFrom('success', 'failure', 'partial'),
+      // JSON values JS holds exactly (no -0, no integers beyond 2^53).
+      output: fc.dictionary(
+        fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '_legacy' && k !== '__proto__'),
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 3 })),
+      ),
+      errors: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+      metrics: fc.record({ duration_ms: fc.nat(), tokens_used: fc.nat() }, { requiredKeys: ['duration_ms'] }),
+      next_stage: fc.string({ maxLength: 10 }),
+    },
+    { requiredKeys: ['task_id', 'workflow_id', 'status', 'output'] },
+  );
+  fc.assert(
+    fc.property(taskResult, (tr) => {
+      const once = t.normalizeAgentResult(JSON.parse(JSON.stringify(tr)), ctx);
+      assert.equal(once.ok, true, JSON.stringify(once.issues));
+      assert.equal(t.validateAgentResult(once.value).ok, true);
+      const twice = t.normalizeAgentResult(once.value, ctx);
+      assert.equal(twice.ok, true);
+      assert.deepEqual(twice.value, once.value);
+      assert.deepEqual(twice.changes, []);
+    }),
+    { numRuns: 150 },
+  );
+});
+
+const withoutFalseIsError = (m) => {
+  const { isError, ...rest } = m;
+  return isError === false ? rest : m;
+};
+
+test('MCP: CallToolResult → ToolResult → CallToolResult is lossless, and what we write is valid MCP', () => {
+  for (const c of cases.filter((c) => c.from === 'mcp' && c.expect === 'ok')) {
+    const mcp = read(c.file);
+    const tr = t.fromMcpCallToolResult(mcp, c.context);
+    const rev = c.revision ?? '2025-11-25';
+    const back = t.toMcpCallToolResult(tr, { revision: rev });
+    assert.deepEqual(back, withoutFalseIsError(mcp), c.file);
+    assert.deepEqual(mcpShape[rev].validate(back), [], `${c.file} is a valid ${rev} CallToolResult`);
+  }
+  const structured = t.fromMcpCallToolResult(read('mcp-structured.json'), { tool_name: 'w' });
+  assert.deepEqual(structured.output, { temperature: 21, conditions: 'sunny' }, 'structuredContent is the output');
+  assert.deepEqual(structured.meta, { 'io.example/trace': 'abc' });
+  const error = t.fromMcpCallToolResult(read('mcp-error.json'), { tool_name: 'w' });
+  assert.equal(error.status, 'failed');
+  assert.equal(error.error_message, 'City not found: Atlantis');
+});
+
+test('MCP: ToolResults built here become valid CallToolResults in both revisions; structured output is mirrored as text', () => {
+  const results = [
+    t.createSuccess({ input: { tool_name: 'w', tool_call_id: 'c1' }, output: { temperature: 21, tags: ['a'] } }),
+    t.createSuccess({ input: { tool_name: 'w', tool_call_id: 'c2' }, output: 'plain text' }),
+    t.createSuccess({ input: { tool_name: 'w' } }),
+    t.createFailure({ input: { tool_name: 'w' }, status: 'timeout', error_code: 'TIMEOUT', error_message: 'took 30 s' }),
+    t.createSuccess({ input: { tool_name: 'w' }, output: [1, 2, 3] }),
+  ];
+  for (const rev of REVISIONS) {
+    for (const r of results) {
+      const mcp = t.toMcpCallToolResult(r, { revision: rev });
+      assert.deepEqual(mcpShape[rev].validate(mcp), [], `${rev}: ${JSON.stringify(mcp)}`);
+    }
+  }
+  const [obj, text, empty, failed, array] = results.map((r) => t.toMcpCallToolResult(r));
+  assert.deepEqual(obj.structuredContent, { temperature: 21, tags: ['a'] });
+  assert.deepEqual(obj.content, [{ type: 'text', text: '{"temperature":21,"tags":["a"]}' }]);
+  assert.deepEqual(text, { content: [{ type: 'text', text: 'plain text' }] });
+  assert.deepEqual(empty, { content: [] });
+  assert.deepEqual(failed, { content: [{ type: 'text', text: 'took 30 s' }], isError: true });
+  assert.equal(array.structuredContent, undefined, 'structuredContent is an object in MCP');
+  assert.equal(t.toMcpCallToolResult(results[0], { revision: '2026-07-28' }).resultType, 'complete');
+  assert.throws(() => t.toMcpCallToolResult(results[0], { revision: '1999-01-01' }), (e) => e.code === 'invalid_options' && /2025-11-25, 2026-07-28/.test(e.message));
+  assert.throws(() => t.toMcpCallToolResult({ status: 'success' }), (e) => e.code === 'invalid_tool_result');
+});
+
+test('Anthropic: tool_result blocks both ways; binary the API cannot hold becomes a note, never inlined', () => {
+  for (const f of ['anthropic-text.json', 'anthropic-blocks.json', 'anthropic-error.json']) {
+    const block = read(f);
+    const tr = t.fromAnthropicToolResult(block, { tool_name: 'x' });
+    assert.deepEqual(t.toAnthropicToolResult(tr), block, f);
+  }
+  const all = t.fromMcpCallToolResult(read('mcp-all-blocks.json'), { tool_name: 'report', tool_call_id: 'toolu_9' });
+  const block = t.toAnthropicToolResult(all);
+  assert.equal(block.tool_use_id, 'toolu_9');
+  const kinds = block.content.map((b) => b.type);
+  assert.deepEqual(kinds, ['text', 'image', 'text', 'text', 'text', 'text']);
+  assert.equal(block.content[1].source.media_type, 'image/png');
+  assert.match(block.content[2].text, /^\[audio omitted: audio\/wav/);
+  assert.ok(!JSON.stringify(block).includes('UklGRiQ'), 'audio data is not inlined');
+  assert.match(block.content[3].text, /report\.pdf <file:\/\/\/project\/report\.pdf>/);
+  assert.equal(block.content[4].text, '# Notes\n- one');
+  assert.match(block.content[5].text, /resource omitted: application\/octet-stream/);
+  const structured = t.createSuccess({ input: { tool_name: 'w', tool_call_id: 'toolu_1' }, output: { b: 1, a: [2] } });
+  assert.deepEqual(t.toAnthropicToolResult(structured), { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"b":1,"a":[2]}' });
+  assert.throws(() => t.toAnthropicToolResult(t.createSuccess({ input: { tool_name: 'w' } })), (e) => e.issues[0].path === '/input/tool_call_id');
+});
+
+test('OpenAI: function_call_output and Chat tool messages both ways', () => {
+  const fco = read('openai-function-call-output.json');
+  const tr = t.fromOpenAIToolOutput(fco, { tool_name: 'get_weather' });
+  assert.equal(tr.input.tool_call_id, 'call_abc123');
+  assert.equal(tr.output, '{"temperature":21}');
+  assert.deepEqual(t.toOpenAIFunctionCallOutput(tr), fco);
+  const chat = read('openai-chat-tool.json');
+  assert.deepEqual(t.toOpenAIChatToolMessage(t.fromOpenAIToolOutput(chat, { tool_name: 'get_weather' })), chat);
+  const failed = t.createFailure({ input: { tool_name: 'w', tool_call_id: 'call_f' }, status: 'permission_denied', error_code: 'EACCES', error_message: 'no access' });
+  assert.deepEqual(t.toOpenAIChatToolMessage(failed), { role: 'tool', tool_call_id: 'call_f', content: 'Error [EACCES]: no access' });
+  const withImage = t.fromMcpCallToolResult({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] }, { tool_name: 's', tool_call_id: 'call_i' });
+  const out = t.toOpenAIFunctionCallOutput(withImage).output;
+  assert.match(out, /^see\n\[image omitted: image\/png/);
+});
+
+test('Vercel AI SDK: tool-result and tool-error parts both ways', () => {
+  for (const f of ['vercel-tool-result-json.json', 'vercel-tool-result-content.json', 'vercel-tool-error.json']) {
+    const part = read(f);
+    const tr = t.fromVercelToolPart(part);
+    assert.equal(tr.input.tool_name, part.toolName);
+    assert.deepEqual(tr.input.parameters, part.input);
+    assert.deepEqual(t.toVercelToolPart(tr), part, f);
+  }
+  const text = t.createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c', parameters: { s: 'hi' } }, output: 'hi' });
+  assert.deepEqual(t.toVercelToolPart(text).output, { type: 'text', value: 'hi' });
+});
