@@ -2,6 +2,7 @@
 // JSON reports, stdin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -56,4 +57,39 @@ test('usage and I/O errors: exit 2', () => {
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read .*does-not-exist.json/);
   assert.equal(cli(['--help']).status, 0);
+});
+
+test('normalize: a TaskResult, an AgentMessage and an MCP result become valid envelopes; changes go to stderr', () => {
+  const ctx = JSON.stringify({ agent_id: 'a1', agent_type: 'scaffold', action: 'build', timestamp: '2026-11-22T10:00:00Z' });
+  const task = cli(['normalize', '--context', ctx, fx('convert/task-result-partial.json')]);
+  assert.equal(task.status, 0, task.stderr);
+  const agent = JSON.parse(task.stdout);
+  assert.equal(agent.version, '1.0.0');
+  assert.equal(agent.result._legacy.next_stage, 'integration');
+  assert.match(task.stderr, /derived\s+\/status: partial → success/);
+  const v = cli(['validate', '--kind', 'agent', '-'], task.stdout);
+  assert.equal(v.status, 0, v.stdout);
+
+  const message = cli(['normalize', '--from', 'agent-message', '--context={"agent_type":"scaffold","action":"build"}', '-'], readFileSync(fx('convert/agent-message-task-result.json'), 'utf8'));
+  assert.equal(message.status, 0, message.stderr);
+  assert.equal(JSON.parse(message.stdout).agent_id, 'scaffold-agent-1');
+
+  const mcp = cli(['normalize', '--from', 'mcp', '--context', '{"tool_name":"get_weather"}', fx('convert/mcp-structured.json')]);
+  assert.equal(mcp.status, 0, mcp.stderr);
+  assert.deepEqual(JSON.parse(mcp.stdout).output, { temperature: 21, conditions: 'sunny' });
+});
+
+test('normalize: invalid or ambiguous input exits 1 with issues, usage errors exit 2', () => {
+  const bad = cli(['normalize', fx('convert/invalid-ambiguous.json')]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /\[ambiguous_shape\]/);
+  const wrongKind = cli(['normalize', '--from', 'task-result', '--context', '{}', fx('agent/valid-success.json')]);
+  assert.equal(wrongKind.status, 1);
+  const mcpBad = cli(['normalize', '--from', 'mcp', '--context', '{"tool_name":"x"}', fx('convert/invalid-mcp-no-content.json')]);
+  assert.equal(mcpBad.status, 1);
+  assert.match(mcpBad.stderr, /\/content: .*\[missing_field\]/);
+  assert.equal(cli(['normalize', '--from', 'soap', fx('convert/mcp-text.json')]).status, 2);
+  assert.equal(cli(['normalize', '--context', '{nope', fx('convert/mcp-text.json')]).status, 2);
+  assert.equal(cli(['normalize']).status, 2);
+  assert.equal(cli(['normalize', fx('convert/does-not-exist.json')]).status, 2);
 });

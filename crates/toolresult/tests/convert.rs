@@ -1,0 +1,150 @@
+//! Migration and conversions natively, on the shared fixtures in
+//! tests/fixtures/convert (the npm package runs the same cases in
+//! tests/node/convert.test.mjs).
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::migrate::{self, MigrationContext};
+use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/convert")
+}
+
+fn read(file: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir().join(file)).unwrap()).unwrap()
+}
+
+const STAMP: Stamp = Stamp {
+    now_unix_ms: 1_795_341_600_000.0,
+    random: [7; 16],
+};
+
+fn run(case: &Value) -> Result<Value, toolresult::Issues> {
+    let input = read(case["file"].as_str().unwrap());
+    let from = case["from"].as_str().unwrap();
+    if matches!(from, "auto" | "task-result" | "agent-message") {
+        let ctx: MigrationContext = serde_json::from_value(case["context"].clone()).unwrap();
+        let n = if from == "task-result" {
+            migrate::migrate_task_result(&input, &ctx)
+        } else {
+            migrate::normalize(&input, &ctx)
+        }?;
+        return Ok(n.value);
+    }
+    let ctx: CallContext = serde_json::from_value(case["context"].clone()).unwrap();
+    match from {
+        "mcp" => convert::from_mcp(&input, &ctx, STAMP),
+        "anthropic" => convert::from_anthropic(&input, &ctx, STAMP),
+        "openai" => convert::from_openai(&input, &ctx, STAMP),
+        "vercel" => convert::from_vercel(&input, &ctx, STAMP),
+        other => panic!("unknown source {other}"),
+    }
+}
+
+#[test]
+fn every_fixture_case_gives_its_expected_outcome() {
+    let cases = read("cases.json");
+    let opts = ValidationOptions::default();
+    for case in cases.as_array().unwrap() {
+        let name = format!("{} ({})", case["file"], case["from"]);
+        match (run(case), case["expect"].as_str().unwrap()) {
+            (Ok(v), "ok") => {
+                let text = v.to_string();
+                let agent = matches!(
+                    case["from"].as_str(),
+                    Some("auto" | "task-result" | "agent-message")
+                );
+                let issues = if agent {
+                    validate_agent_result(&text, &opts)
+                } else {
+                    validate_tool_result(&text, &opts)
+                };
+                assert!(issues.is_empty(), "{name}: {issues:?}");
+                assert_eq!(v["status"], case["status"], "{name}");
+            }
+            (Err(issues), code) if code != "ok" => {
+                assert_eq!(issues.0[0].code.as_str(), code, "{name}: {issues:?}");
+                assert_eq!(issues.0[0].path, case["path"].as_str().unwrap(), "{name}");
+            }
+            (other, expect) => panic!("{name}: expected {expect}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn mcp_round_trips_are_lossless() {
+    for (file, rev) in [
+        ("mcp-text.json", McpRevision::V2025_11_25),
+        ("mcp-structured.json", McpRevision::V2025_11_25),
+        ("mcp-error.json", McpRevision::V2025_11_25),
+        ("mcp-all-blocks.json", McpRevision::V2025_11_25),
+        ("mcp-2026.json", McpRevision::V2026_07_28),
+    ] {
+        let mcp = read(file);
+        let ctx = CallContext {
+            tool_name: Some("t".into()),
+            ..Default::default()
+        };
+        let tr = convert::from_mcp(&mcp, &ctx, STAMP).unwrap();
+        assert_eq!(convert::to_mcp(&tr, rev).unwrap(), mcp, "{file}");
+    }
+}
+
+#[test]
+fn anthropic_and_vercel_round_trips() {
+    let ctx = CallContext {
+        tool_name: Some("t".into()),
+        ..Default::default()
+    };
+    for file in [
+        "anthropic-text.json",
+        "anthropic-blocks.json",
+        "anthropic-error.json",
+    ] {
+        let block = read(file);
+        let tr = convert::from_anthropic(&block, &ctx, STAMP).unwrap();
+        assert_eq!(convert::to_anthropic(&tr).unwrap(), block, "{file}");
+    }
+    for file in [
+        "vercel-tool-result-json.json",
+        "vercel-tool-result-content.json",
+        "vercel-tool-error.json",
+    ] {
+        let part = read(file);
+        let tr = convert::from_vercel(&part, &CallContext::default(), STAMP).unwrap();
+        assert_eq!(convert::to_vercel(&tr).unwrap(), part, "{file}");
+    }
+    let chat = read("openai-chat-tool.json");
+    let tr = convert::from_openai(&chat, &ctx, STAMP).unwrap();
+    assert_eq!(convert::to_openai_chat_tool_message(&tr).unwrap(), chat);
+}
+
+#[test]
+fn normalize_is_idempotent_on_the_fixtures() {
+    let ctx = MigrationContext {
+        agent_id: Some("a".into()),
+        agent_type: Some("scaffold".into()),
+        action: Some("x".into()),
+        timestamp: Some("2026-11-22T10:00:00Z".into()),
+        now: None,
+    };
+    for file in [
+        "task-result-success.json",
+        "task-result-failure.json",
+        "task-result-partial.json",
+        "task-result-extra-fields.json",
+        "agent-message-task-result.json",
+    ] {
+        let once = migrate::normalize(&read(file), &ctx).unwrap();
+        let twice = migrate::normalize(&once.value, &ctx).unwrap();
+        assert_eq!(twice.value, once.value, "{file}");
+        assert!(twice.changes.is_empty(), "{file}");
+    }
+    let unsupported = migrate::normalize(&json!({"version": "0.9"}), &ctx).unwrap_err();
+    assert!(unsupported.0[0]
+        .message
+        .contains("supported versions: 1.0.0"));
+}
