@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root, run, step } from './lib.mjs';
 
-const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate'];
+const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert'];
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
   const i = args.indexOf(name);

@@ -1,0 +1,57 @@
+//! Migration, normalization and every conversion on arbitrary JSON: never
+//! panic; whatever they return validates; normalize is idempotent; an MCP
+//! result that converts comes back the same.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::json::{parse_str, ParseLimits};
+use toolresult::migrate::{self, MigrationContext};
+use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
+    let Ok(input) = parse_str(text, limits) else { return };
+    let opts = ValidationOptions::default();
+    let stamp = Stamp { now_unix_ms: 1.7e12, random: [first; 16] };
+
+    let mctx = MigrationContext {
+        agent_id: Some("a".into()),
+        agent_type: Some("scaffold".into()),
+        action: Some("x".into()),
+        timestamp: None,
+        now: Some("2026-11-22T10:00:00Z".into()),
+    };
+    if let Ok(n) = migrate::normalize(&input, &mctx) {
+        let text = n.value.to_string();
+        assert!(validate_agent_result(&text, &opts).is_empty(), "normalize gave an invalid AgentResult: {text}");
+        let again = migrate::normalize(&n.value, &mctx).expect("normalizing an AgentResult works");
+        assert_eq!(again.value, n.value, "normalize is idempotent");
+    }
+
+    let ctx = CallContext { tool_name: Some("t".into()), tool_call_id: Some("c".into()), ..Default::default() };
+    let results = [
+        convert::from_mcp(&input, &ctx, stamp),
+        convert::from_anthropic(&input, &ctx, stamp),
+        convert::from_openai(&input, &ctx, stamp),
+        convert::from_vercel(&input, &ctx, stamp),
+    ];
+    for (i, r) in results.iter().enumerate() {
+        let Ok(tr) = r else { continue };
+        let text = tr.to_string();
+        assert!(validate_tool_result(&text, &opts).is_empty(), "conversion {i} gave an invalid ToolResult: {text}");
+        let _ = convert::to_anthropic(tr);
+        let _ = convert::to_openai_chat_tool_message(tr);
+        let _ = convert::to_vercel(tr);
+        let rev = if first & 1 == 0 { McpRevision::V2025_11_25 } else { McpRevision::V2026_07_28 };
+        let mcp = convert::to_mcp(tr, rev).expect("a valid ToolResult converts to MCP");
+        if i == 0 {
+            let back = convert::from_mcp(&mcp, &ctx, stamp).expect("our MCP output converts back");
+            assert_eq!(back["output"], tr["output"]);
+            assert_eq!(back["content"], tr["content"]);
+            assert_eq!(back["status"], tr["status"]);
+        }
+    }
+});
