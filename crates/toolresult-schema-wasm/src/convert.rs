@@ -5,7 +5,7 @@ use toolresult::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::outcome;
+use toolresult::reply::{options_from_json, outcome};
 use toolresult::Stamp;
 
 /// The caller's clock and 16 random bytes for an execution id.
@@ -29,25 +29,12 @@ const LIMITS: ParseLimits = ParseLimits {
     max_depth: DEFAULT_MAX_DEPTH,
 };
 
-fn context<T: serde::de::DeserializeOwned + Default>(json: &str) -> Result<T, Issues> {
-    if json.is_empty() {
-        return Ok(T::default());
-    }
-    serde_json::from_str(json).map_err(|e| {
-        Issues::from(Issue::new(
-            "",
-            IssueCode::InvalidOptions,
-            format!("invalid context: {e}"),
-        ))
-    })
-}
-
 /// `mode`: `auto`, `task-result` or `agent-message`. `{ok, value: {value, changes, source}}`.
 #[wasm_bindgen]
 pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) -> String {
     outcome((|| {
         let input = parse_str(input_json, LIMITS)?;
-        let ctx: MigrationContext = context(context_json)?;
+        let ctx: MigrationContext = options_from_json(context_json, "context")?;
         match mode {
             "task-result" => migrate::migrate_task_result(&input, &ctx),
             "agent-message" if input.get("type").and_then(|t| t.as_str()) != Some("result") => {
@@ -72,7 +59,7 @@ pub fn tool_result_from(
 ) -> String {
     outcome((|| {
         let input = parse_str(input_json, LIMITS)?;
-        let ctx: CallContext = context(context_json)?;
+        let ctx: CallContext = options_from_json(context_json, "context")?;
         let stamp = stamp(now_unix_ms)?;
         match from {
             "mcp" => convert::from_mcp(&input, &ctx, stamp),

@@ -1,4 +1,4 @@
-use toolresult::reply::{outcome, to_json};
+use toolresult::reply::{options_from_json, outcome, to_json};
 use toolresult::{Issues, ValidationOptions};
 use toolresult_schema::{SchemaOptions, ToolRegistry};
 use wasm_bindgen::prelude::*;
@@ -82,17 +82,7 @@ impl SchemaToolRegistry {
     /// The result (a valid ToolResult) after seed 000's output check.
     pub fn check_result(&mut self, result_json: &str, options_json: &str) -> String {
         self.with(|r| {
-            let options = if options_json.is_empty() {
-                ValidationOptions::default()
-            } else {
-                serde_json::from_str(options_json).map_err(|e| {
-                    Issues::from(toolresult::Issue::new(
-                        "",
-                        toolresult::IssueCode::InvalidOptions,
-                        format!("invalid options: {e}"),
-                    ))
-                })?
-            };
+            let options: ValidationOptions = options_from_json(options_json, "options")?;
             r.check_result(toolresult::parse_tool_result(result_json, &options)?)
         })
     }

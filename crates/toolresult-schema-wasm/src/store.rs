@@ -1,21 +1,8 @@
 use toolresult::store::{HistoryQuery, ResultStore, RetentionPolicy};
-use toolresult::{parse_tool_result, Issue, IssueCode, Issues, ValidationOptions};
+use toolresult::{parse_tool_result, Issues, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::{outcome, to_json};
-
-fn options<T: serde::de::DeserializeOwned + Default>(json: &str, what: &str) -> Result<T, Issues> {
-    if json.is_empty() {
-        return Ok(T::default());
-    }
-    serde_json::from_str(json).map_err(|e| {
-        Issues::from(Issue::new(
-            "",
-            IssueCode::InvalidOptions,
-            format!("invalid {what}: {e}"),
-        ))
-    })
-}
+use toolresult::reply::{options_from_json, outcome, to_json};
 
 fn some(s: &str) -> Option<&str> {
     (!s.is_empty()).then_some(s)
@@ -30,7 +17,8 @@ impl ResultStoreHandle {
     #[wasm_bindgen(constructor)]
     pub fn new(retention_json: &str) -> ResultStoreHandle {
         ResultStoreHandle(
-            options::<RetentionPolicy>(retention_json, "retention policy").map(ResultStore::new),
+            options_from_json::<RetentionPolicy>(retention_json, "retention policy")
+                .map(ResultStore::new),
         )
     }
 
@@ -91,7 +79,7 @@ impl ResultStoreHandle {
         let Ok(store) = &self.0 else {
             return outcome::<()>(Err(self.0.as_ref().err().cloned().unwrap_or_default()));
         };
-        match options::<HistoryQuery>(query_json, "history query")
+        match options_from_json::<HistoryQuery>(query_json, "history query")
             .and_then(|q| store.history(tool_name, &q))
         {
             Ok(results) => {

@@ -72,7 +72,7 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
             IssueCode::InvalidSchema,
             format!(
                 "a JSON Schema is an object or a boolean, got {}",
-                type_name(schema)
+                toolresult::json_type(schema)
             ),
         )));
     }
@@ -205,15 +205,4 @@ fn code_for(kind: &ValidationErrorKind) -> String {
         }
     }
     code
-}
-
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }

@@ -8,7 +8,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use toolresult::{Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolResult, ToolStatus};
 
-use crate::compile::{compile, type_name, CompiledSchema};
+use crate::compile::{compile, CompiledSchema};
 use crate::options::SchemaOptions;
 
 /// The error code seed 000 gives results whose output fails the schema.
@@ -102,7 +102,10 @@ impl ToolRegistry {
                 return Err(Issues::from(Issue::new(
                     "/name",
                     IssueCode::InvalidDefinition,
-                    format!("`name` must be a string, got {}", type_name(name)),
+                    format!(
+                        "`name` must be a string, got {}",
+                        toolresult::json_type(name)
+                    ),
                 )));
             }
         }
@@ -129,18 +132,7 @@ impl ToolRegistry {
             self.stats.cache_hits += 1;
             return Ok(Some(hit.clone()));
         }
-        let compiled = compile(schema, &self.options).map_err(|issues| {
-            Issues(
-                issues
-                    .0
-                    .into_iter()
-                    .map(|mut i| {
-                        i.path = format!("{at}{}", i.path);
-                        i
-                    })
-                    .collect(),
-            )
-        })?;
+        let compiled = compile(schema, &self.options).map_err(|issues| issues.prefixed(at))?;
         self.stats.compiles += 1;
         let compiled = Arc::new(compiled);
         self.compiled.insert(key, compiled.clone());

@@ -17,7 +17,8 @@ pub(crate) struct Checker<'o> {
     overflowed: bool,
 }
 
-pub(crate) fn json_type(v: &Value) -> &'static str {
+/// The JSON type name of a value (`object`, `array`, `string`, ...).
+pub fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

@@ -143,6 +143,19 @@ impl Issues {
     pub fn has(&self, code: IssueCode) -> bool {
         self.0.iter().any(|i| i.code == code)
     }
+    /// The same issues with `at` put in front of every path (issues found in
+    /// a part, reported against the whole).
+    pub fn prefixed(self, at: &str) -> Issues {
+        Issues(
+            self.0
+                .into_iter()
+                .map(|mut i| {
+                    i.path = alloc::format!("{at}{}", i.path);
+                    i
+                })
+                .collect(),
+        )
+    }
 }
 
 impl From<Issue> for Issues {

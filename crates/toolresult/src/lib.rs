@@ -55,7 +55,7 @@ pub use agent_result::{
     AgentError, AgentMetrics, AgentResult, AgentResultVersion, AgentType, Artifact,
 };
 pub use builder::{create_failure, create_success, Stamp};
-pub use check::{is_hyphenated_uuid, is_screaming_snake_case, parse_timestamp};
+pub use check::{is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_timestamp};
 pub use definition::ToolDefinition;
 pub use issue::{Issue, IssueCode, IssueLevel, Issues};
 pub use options::ValidationOptions;

@@ -469,7 +469,7 @@ fn unwrap_message(o: &Map<String, Value>, ctx: &MigrationContext) -> Result<Norm
     }
     if payload.get("version").is_some() {
         // An AgentResult already: the wrapper adds nothing it lacks.
-        let mut n = normalize(payload, &ctx).map_err(|issues| prefix(issues, "/payload"))?;
+        let mut n = normalize(payload, &ctx).map_err(|issues| issues.prefixed("/payload"))?;
         for (k, v) in &extra {
             changes.push(change(
                 "",
@@ -486,17 +486,4 @@ fn unwrap_message(o: &Map<String, Value>, ctx: &MigrationContext) -> Result<Norm
     let mut n = migrate(payload, &ctx, "/payload", extra, changes)?;
     n.source = SourceShape::AgentMessage;
     Ok(n)
-}
-
-fn prefix(issues: Issues, at: &str) -> Issues {
-    Issues(
-        issues
-            .0
-            .into_iter()
-            .map(|mut i| {
-                i.path = format!("{at}{}", i.path);
-                i
-            })
-            .collect(),
-    )
 }

@@ -3,6 +3,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::issue::{Issue, IssueCode, Issues};
@@ -34,5 +35,23 @@ pub fn outcome<T: Serialize>(result: Result<T, Issues>) -> String {
     to_json(&match result {
         Ok(value) => Outcome::Ok { ok: true, value },
         Err(issues) => Outcome::Err { ok: false, issues },
+    })
+}
+
+/// Options or context objects from JSON text (`""` gives the defaults); a
+/// bad one is an `invalid_options` issue naming `what`.
+pub fn options_from_json<T: DeserializeOwned + Default>(
+    json: &str,
+    what: &str,
+) -> Result<T, Issues> {
+    if json.is_empty() {
+        return Ok(T::default());
+    }
+    serde_json::from_str(json).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidOptions,
+            format!("invalid {what}: {e}"),
+        ))
     })
 }
