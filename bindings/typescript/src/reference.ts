@@ -50,24 +50,31 @@ export function registerSummarizer(toolNamePattern: string | RegExp, fn: Summari
 }
 
 /**
+ * The line a registered summarizer gives, or `undefined` when none matches
+ * (then the built-in one applies, which the wasm side computes itself).
+ * @internal
+ */
+export function customSummary(result: ToolResult | string): string | undefined {
+  const name = typeof result === 'string' ? undefined : result?.input?.tool_name;
+  if (typeof name !== 'string') return undefined;
+  const custom = summarizers.find((s) => s.matches(name));
+  if (!custom) return undefined;
+  const line = custom.fn(result as ToolResult);
+  if (typeof line !== 'string') {
+    throw new ToolResultError('invalid_summary', `the summarizer registered for ${String(custom.pattern)} returned ${typeof line}, not a string`);
+  }
+  return line;
+}
+
+/**
  * One line saying what ran and what came back, with the tool's own argument
  * names: "Read file: src/main.py (342 lines)", "grep 'TODO' in src: 12
  * matches in 4 files", "bash `make test`: exit 0, 120 lines"; a generic line
  * for other tools. Registered summarizers are asked first.
  */
 export function summarize(result: ToolResult | string): string {
-  const parsed = typeof result === 'string' ? undefined : result;
-  const name = parsed?.input?.tool_name;
-  if (typeof name === 'string') {
-    const custom = summarizers.find((s) => s.matches(name));
-    if (custom) {
-      const line = custom.fn(parsed as ToolResult);
-      if (typeof line !== 'string') {
-        throw new ToolResultError('invalid_summary', `the summarizer registered for ${String(custom.pattern)} returned ${typeof line}, not a string`);
-      }
-      return line;
-    }
-  }
+  const custom = customSummary(result);
+  if (custom !== undefined) return custom;
   const json = resultText(result);
   return unwrap<string>(schemaEngine.call((w) => w.summarize_result(json)));
 }
@@ -84,7 +91,8 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
   }
   const chars = options.previewChars ?? 500;
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `previewChars must be a positive integer, got ${chars}`);
-  const summary = summarize(result);
+  // "" lets the wasm side compute the built-in summary from the result it parses anyway.
+  const summary = customSummary(result) ?? '';
   const json = resultText(result);
   return unwrap<ToolResultReference>(schemaEngine.call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
 }

@@ -11,7 +11,7 @@ import type {
   StoredMeta,
   ToolResult,
 } from './generated/types.js';
-import { summarize } from './reference.js';
+import { customSummary } from './reference.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';
 import { toWireText } from './wire.js';
 
@@ -91,7 +91,8 @@ export class ResultStore extends EventTarget {
    */
   put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): PutReport {
     const json = text(result, 'invalid_tool_result', 'the result');
-    const summary = options.summary ?? (typeof result === 'string' ? '' : summarize(result));
+    // "" lets the store compute the built-in summary from the result it parses anyway.
+    const summary = options.summary ?? customSummary(result) ?? '';
     const out = JSON.parse(schemaEngine.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as
       | { ok: true; value: PutReport }
       | { ok: false; issues: Issue[] };

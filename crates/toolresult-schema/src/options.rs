@@ -48,17 +48,7 @@ impl Default for SchemaOptions {
 impl SchemaOptions {
     /// Reads options from JSON text (`""` gives the defaults).
     pub fn from_json(text: &str) -> Result<SchemaOptions, Issues> {
-        let options: SchemaOptions = if text.is_empty() {
-            SchemaOptions::default()
-        } else {
-            serde_json::from_str(text).map_err(|e| {
-                Issues::from(Issue::new(
-                    "",
-                    IssueCode::InvalidOptions,
-                    format!("invalid schema options: {e}"),
-                ))
-            })?
-        };
+        let options: SchemaOptions = toolresult::reply::options_from_json(text, "schema options")?;
         if !(1..=10_000).contains(&options.max_issues) {
             return Err(Issues::from(Issue::new(
                 "/maxIssues",

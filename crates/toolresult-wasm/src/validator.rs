@@ -1,7 +1,8 @@
-use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
+use toolresult::{EnvelopeKind, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 
 use crate::to_json;
+use toolresult::reply::options_from_json;
 
 fn kind(code: u8) -> EnvelopeKind {
     if code == 1 {
@@ -12,17 +13,7 @@ fn kind(code: u8) -> EnvelopeKind {
 }
 
 fn parse_options(kind: EnvelopeKind, options_json: &str) -> Result<Validator, Issues> {
-    let options = if options_json.is_empty() {
-        ValidationOptions::default()
-    } else {
-        serde_json::from_str(options_json).map_err(|e| {
-            Issues::from(Issue::new(
-                "",
-                IssueCode::InvalidOptions,
-                format!("invalid options: {e}"),
-            ))
-        })?
-    };
+    let options: ValidationOptions = options_from_json(options_json, "options")?;
     Validator::new(kind, options)
 }
 
