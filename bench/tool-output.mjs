@@ -77,3 +77,12 @@ export const outputValidators = {
     return (value) => v.validate(value).valid;
   },
 };
+
+// `node bench/tool-output.mjs --write DIR`: the schema and outputs as files,
+// for the native breakdown example (crates/toolresult-schema/examples/breakdown.rs).
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()) && process.argv[2] === '--write') {
+  const { writeFileSync } = await import('node:fs');
+  const dir = process.argv[3] ?? '.';
+  writeFileSync(`${dir}/tool-output-schema.json`, JSON.stringify(outputSchema));
+  for (const [name, value] of Object.entries(outputs)) writeFileSync(`${dir}/tool-output-${name.replace(/\W/g, '')}.json`, JSON.stringify(value));
+}

@@ -227,6 +227,24 @@ describe('bad input never crashes and is never silently changed', () => {
     assert.equal(validateAgentResult(wrap({ a: shared, b: shared })).ok, true, 'shared references are not cycles');
   });
 
+  test('a cycle through an array, after deeper siblings; a getter that throws', () => {
+    const inner = { list: [{ deep: { deeper: [1] } }, {}] };
+    inner.list[1].back = inner;
+    assert.deepEqual(brief(validateAgentResult(wrap({ a: { b: inner } })).issues), ['/result/a/b/list/1/back cyclic_value']);
+    const getter = { first: { x: { y: [1, 2] } } };
+    Object.defineProperty(getter, 'second', { enumerable: true, get() { throw new Error('boom'); } });
+    const r = validateAgentResult(wrap(getter));
+    assert.deepEqual(brief(r.issues), ['/result/second unsupported_value']);
+    assert.match(r.issues[0].message, /boom/);
+    // Enumerable properties added to Object.prototype are not the value's own.
+    Object.prototype.polluted = 1;
+    try {
+      assert.deepEqual(validateAgentResult(wrap({ k: 1 })).value.result, { k: 1 });
+    } finally {
+      delete Object.prototype.polluted;
+    }
+  });
+
   test('10,000-deep JS object and 100,000-deep JSON text', () => {
     let deep = {};
     for (let i = 0; i < 10000; i++) deep = { d: deep };

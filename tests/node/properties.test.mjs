@@ -2,6 +2,7 @@
 // produce validates, serialize → parse is the identity, the string and value
 // paths agree, and no input of any shape makes validation throw.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { toolresult } from './helpers.mjs';
@@ -101,6 +102,26 @@ test('the string, bytes and value paths give the same issues for any JSON value'
         assert.deepEqual(fromText.ok ? [] : fromText.issues, fromValue.ok ? [] : fromValue.issues);
         assert.deepEqual(fromText.ok ? [] : fromText.issues, fromBytes.ok ? [] : fromBytes.issues);
       }
+    }),
+    RUNS,
+  );
+});
+
+// The value path writes JS values as JSON text itself (one read per property,
+// nothing changed silently); \`value\` is JSON.parse of exactly that text. Any
+// Unicode in keys and strings, short ones (quoted directly) and long ones
+// (through JSON.stringify), must come back as it went in.
+test('any plain JSON value with any Unicode strings crosses the value path unchanged', () => {
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', minLength: 60, maxLength: 200 }), fc.constantFrom('"', '\\', '\u0000\u001f\u007f', '\u2028\ud83d\ude00'));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.boolean(), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(text, tie('node'), { maxKeys: 4 })),
+  })).node;
+  const base = JSON.parse(readFileSync(new URL('../fixtures/agent/valid-success.json', import.meta.url), 'utf8'));
+  fc.assert(
+    fc.property(value, (result) => {
+      const r = validateAgentResult({ ...base, result: { value: result } });
+      assert.equal(r.ok, true, JSON.stringify(r.issues));
+      assert.deepEqual(r.value.result.value, plain(result));
     }),
     RUNS,
   );

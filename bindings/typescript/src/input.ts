@@ -1,35 +1,63 @@
-// Writing input into the wasm module's reusable input buffer.
-import { onInstall, type Wasm } from './runtime.js';
+// Writing input into a wasm module's reusable input buffer (both modules have
+// one: crates/toolresult-wasm-io).
+import { core, schemaEngine, type WasmModule } from './runtime.js';
+
+/** What a module exports for its input buffer. */
+interface InputBuffer {
+  input_buffer(capacity: number): number;
+  wasm_memory(): unknown;
+}
 
 const encoder = new TextEncoder();
-let memory: WebAssembly.Memory | undefined;
-onInstall(() => {
-  memory = undefined;
-});
 
 /**
- * Writes the input into the wasm input buffer and returns its byte length.
- * Strings go through `encodeInto` straight into wasm memory: one pass, no
- * intermediate copy. The first guess fits ASCII-heavy text; the rest is
- * encoded after growing the buffer to the UTF-8 worst case.
+ * Writes input into one module's input buffer. Strings go through
+ * `encodeInto` straight into wasm memory: one pass, no intermediate copy. The
+ * first guess fits ASCII-heavy text; the rest is encoded after growing the
+ * buffer to the UTF-8 worst case.
  */
-export function writeInput(w: Wasm, input: string | Uint8Array): number {
-  // The Memory object is stable; its buffer is replaced whenever memory grows,
-  // so views are taken after input_buffer() has made room.
-  const mem = (memory ??= w.wasm_memory() as WebAssembly.Memory);
-  if (typeof input !== 'string') {
-    const ptr = w.input_buffer(input.length);
-    new Uint8Array(mem.buffer, ptr, input.length).set(input);
-    return input.length;
+class InputWriter {
+  #memory: WebAssembly.Memory | undefined;
+
+  constructor(module: WasmModule<unknown>) {
+    // A replaced instance has a new memory.
+    module.onInstall(() => {
+      this.#memory = undefined;
+    });
   }
-  let capacity = input.length + (input.length >> 3) + 16;
-  let ptr = w.input_buffer(capacity);
-  let { read, written } = encoder.encodeInto(input, new Uint8Array(mem.buffer, ptr, capacity));
-  if (read < input.length) {
-    const rest = input.substring(read);
-    capacity = written + rest.length * 3;
-    ptr = w.input_buffer(capacity);
-    written += encoder.encodeInto(rest, new Uint8Array(mem.buffer, ptr + written, capacity - written)).written;
+
+  /** Writes `input` and returns its byte length. */
+  write(w: InputBuffer, input: string | Uint8Array): number {
+    // The Memory object is stable; its buffer is replaced whenever memory grows,
+    // so views are taken after input_buffer() has made room.
+    const mem = (this.#memory ??= w.wasm_memory() as WebAssembly.Memory);
+    if (typeof input !== 'string') {
+      const ptr = w.input_buffer(input.length);
+      new Uint8Array(mem.buffer, ptr, input.length).set(input);
+      return input.length;
+    }
+    let capacity = input.length + (input.length >> 3) + 16;
+    let ptr = w.input_buffer(capacity);
+    let { read, written } = encoder.encodeInto(input, new Uint8Array(mem.buffer, ptr, capacity));
+    if (read < input.length) {
+      const rest = input.substring(read);
+      capacity = written + rest.length * 3;
+      ptr = w.input_buffer(capacity);
+      written += encoder.encodeInto(rest, new Uint8Array(mem.buffer, ptr + written, capacity - written)).written;
+    }
+    return written;
   }
-  return written;
+}
+
+const coreInput = new InputWriter(core as WasmModule<unknown>);
+const engineInput = new InputWriter(schemaEngine as WasmModule<unknown>);
+
+/** Writes into the envelope module's input buffer; returns the byte length. */
+export function writeInput(w: InputBuffer, input: string | Uint8Array): number {
+  return coreInput.write(w, input);
+}
+
+/** Writes into the tools module's input buffer; returns the byte length. */
+export function writeEngineInput(w: InputBuffer, input: string | Uint8Array): number {
+  return engineInput.write(w, input);
 }

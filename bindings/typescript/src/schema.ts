@@ -13,6 +13,7 @@ import type {
   ValidationReport,
 } from './generated/types.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';
+import { writeEngineInput } from './input.js';
 import { toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
@@ -93,7 +94,10 @@ export class CompiledSchema {
   /** Whether `value` satisfies the schema (stops at the first failure). */
   isValid(value: unknown): boolean {
     const text = wire(value, 'invalid_value', 'the value');
-    const verdict = schemaEngine.call(() => this.#current().is_valid(text));
+    const verdict = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.is_valid_input(writeEngineInput(w, text));
+    });
     if (verdict === 2) this.validate(value); // throws with the value's issues
     return verdict === 0;
   }
@@ -101,7 +105,11 @@ export class CompiledSchema {
   /** Every way `value` fails the schema (`[]` when it is valid), in document order. */
   validate(value: unknown): SchemaIssue[] {
     const text = wire(value, 'invalid_value', 'the value');
-    return unwrap<SchemaIssue[]>(schemaEngine.call(() => this.#current().validate(text)), 'the value is not acceptable JSON');
+    const report = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.validate_input(writeEngineInput(w, text));
+    });
+    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON');
   }
 
   /** Releases the wasm memory now rather than when garbage-collected. */
@@ -208,14 +216,22 @@ export class ToolRegistry {
    * schema. Throws `unknown_tool` for an unregistered name.
    */
   validateOutput(name: string, output: unknown): ValidationReport {
-    const text = output === undefined ? '' : wire(output, 'invalid_value', 'the output');
-    return unwrap(schemaEngine.call(() => this.#current().validate_output(String(name), text)), 'cannot validate the output');
+    const text = output === undefined ? undefined : wire(output, 'invalid_value', 'the output');
+    const report = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.validate_output(String(name), text === undefined ? -1 : writeEngineInput(w, text));
+    });
+    return unwrap(report, 'cannot validate the output');
   }
 
   /** Checks call parameters against the tool's input schema (a failure is status `validation_error`). */
   validateInput(name: string, parameters: unknown): ValidationReport {
     const text = wire(parameters, 'invalid_value', 'the parameters');
-    return unwrap(schemaEngine.call(() => this.#current().validate_input(String(name), text)), 'cannot validate the input');
+    const report = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.validate_input(String(name), writeEngineInput(w, text));
+    });
+    return unwrap(report, 'cannot validate the input');
   }
 
   /**

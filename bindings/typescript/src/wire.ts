@@ -36,20 +36,43 @@ class WireError {
   constructor(readonly issue: Issue) {}
 }
 
+// Strings with none of these are written as `"` + s + `"`; the rest (and long
+// ones, where JSON.stringify's native scan wins) go through JSON.stringify,
+// which also escapes lone surrogates.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quote = (s: string): string => (s.length < 64 && !NEEDS_ESCAPE.test(s) ? '"' + s + '"' : JSON.stringify(s));
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
  * Serializes plain JSON data (objects with the Object prototype or none,
  * arrays, strings, finite numbers, booleans, null) to JSON text. Each own
  * enumerable property is read exactly once, so getters run once. Object
  * properties whose value is `undefined` are left out, as JSON.stringify does;
  * every other non-JSON value is reported.
+ *
+ * This is on the hot path of every object given to the wasm side, so it keeps
+ * no per-node bookkeeping: the containers and keys being walked sit in arrays
+ * indexed by depth, the path is only built for an issue, and a cycle is found
+ * only once the walk has gone past the depth limit (a cycle always does).
  */
 export function toWireText(value: unknown, limits: WireLimits): Wire {
-  const ancestors = new Set<object>();
-  const path: (string | number)[] = [];
+  const containers: object[] = [];
+  const keys: (string | number)[] = [];
+  // How many entries of `keys` lead to the value being read now.
+  let at = 0;
   let size = 0;
 
-  const fail = (code: Issue['code'], message: string): never => {
-    throw new WireError({ path: pointer(path), code, message });
+  const fail = (code: Issue['code'], message: string, depth: number): never => {
+    throw new WireError({ path: pointer(keys.slice(0, depth)), code, message });
+  };
+
+  const deepOrCyclic = (depth: number): never => {
+    for (let j = 1; j <= depth; j++) {
+      if (containers.lastIndexOf(containers[j], j - 1) !== -1) {
+        fail('cyclic_value', 'the value contains itself (a cycle); JSON cannot hold it', j);
+      }
+    }
+    return fail('too_deep', `arrays and objects nest deeper than the maxDepth limit of ${limits.maxDepth}`, depth);
   };
 
   const write = (v: unknown, depth: number): string => {
@@ -57,66 +80,64 @@ export function toWireText(value: unknown, limits: WireLimits): Wire {
       case 'string':
         size += v.length;
         if (size > limits.maxBytes) tooLarge();
-        return JSON.stringify(v);
+        return quote(v);
+      case 'number':
+        if (!Number.isFinite(v)) fail('non_finite_number', `${v} has no JSON form`, depth);
+        return v === 0 && 1 / v < 0 ? '-0' : '' + v;
       case 'boolean':
         return v ? 'true' : 'false';
-      case 'number':
-        if (!Number.isFinite(v)) fail('non_finite_number', `${v} has no JSON form`);
-        return Object.is(v, -0) ? '-0' : String(v);
       case 'object': {
         if (v === null) return 'null';
-        const isArray = Array.isArray(v);
-        if (!isArray) {
-          const proto = Object.getPrototypeOf(v);
-          if (proto !== Object.prototype && proto !== null) {
-            fail('unsupported_value', `${describe(v)} is not plain JSON data${hint(v)}`);
-          }
-        }
+        containers[depth] = v;
         if (depth >= limits.maxDepth) {
-          fail('too_deep', `arrays and objects nest deeper than the maxDepth limit of ${limits.maxDepth}`);
+          containers.length = depth + 1;
+          deepOrCyclic(depth);
         }
-        if (ancestors.has(v)) fail('cyclic_value', 'the value contains itself (a cycle); JSON cannot hold it');
-        ancestors.add(v);
         // String concatenation: V8 builds ropes, cheaper than arrays + join.
         let out: string;
-        if (isArray) {
-          const arr = v as unknown[];
+        if (Array.isArray(v)) {
           out = '[';
-          for (let i = 0; i < arr.length; i++) {
-            path.push(i);
-            const item = arr[i];
-            if (item === undefined) fail('unsupported_value', 'undefined in an array has no JSON form (JSON.stringify would write null)');
-            out += i === 0 ? write(item, depth + 1) : ',' + write(item, depth + 1);
-            path.pop();
-          }
-          out += ']';
-        } else {
-          out = '{';
-          let first = true;
-          for (const key of Object.keys(v)) {
-            path.push(key);
-            const item = (v as Record<string, unknown>)[key];
-            if (item !== undefined) {
-              size += key.length;
-              out += (first ? '' : ',') + JSON.stringify(key) + ':' + write(item, depth + 1);
-              first = false;
+          const n = v.length;
+          for (let i = 0; i < n; i++) {
+            keys[depth] = i;
+            at = depth + 1;
+            const item: unknown = v[i];
+            if (item === undefined) {
+              fail('unsupported_value', 'undefined in an array has no JSON form (JSON.stringify would write null)', depth + 1);
             }
-            path.pop();
+            out += i === 0 ? write(item, depth + 1) : ',' + write(item, depth + 1);
           }
-          out += '}';
+          return out + ']';
         }
-        ancestors.delete(v);
-        return out;
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) {
+          fail('unsupported_value', `${describe(v)} is not plain JSON data${hint(v)}`, depth);
+        }
+        out = '{';
+        let first = true;
+        // for-in rather than Object.keys: no array per object. Only the
+        // Object prototype or none can be above, so hasOwn filters anything
+        // enumerable added to Object.prototype.
+        for (const key in v) {
+          if (!hasOwn.call(v, key)) continue;
+          keys[depth] = key;
+          at = depth + 1;
+          const item = (v as Record<string, unknown>)[key];
+          if (item !== undefined) {
+            size += key.length;
+            out += (first ? quote(key) : ',' + quote(key)) + ':' + write(item, depth + 1);
+            first = false;
+          }
+        }
+        return out + '}';
       }
       default:
-        return fail('unsupported_value', `${describe(v)} has no JSON form${hint(v)}`);
+        return fail('unsupported_value', `${describe(v)} has no JSON form${hint(v)}`, depth);
     }
   };
 
-  const tooLarge = (): never => {
-    path.length = 0;
-    return fail('too_large', `input is over the maxBytes limit of ${limits.maxBytes} (raise it with the maxBytes option)`);
-  };
+  const tooLarge = (): never =>
+    fail('too_large', `input is over the maxBytes limit of ${limits.maxBytes} (raise it with the maxBytes option)`, 0);
 
   try {
     return { text: write(value, 0) };
@@ -125,7 +146,7 @@ export function toWireText(value: unknown, limits: WireLimits): Wire {
     // A getter or Proxy trap threw while the value was read (or a revoked
     // Proxy was touched): the value cannot be read, so it is not JSON data.
     const message = e instanceof Error ? e.message : String(e);
-    return { issues: [{ path: pointer(path), code: 'unsupported_value', message: `reading the value threw: ${message}` }] };
+    return { issues: [{ path: pointer(keys.slice(0, at)), code: 'unsupported_value', message: `reading the value threw: ${message}` }] };
   }
 }
 

@@ -9,8 +9,11 @@ mod registry;
 mod schema;
 mod store;
 
+// Values to validate arrive through the input buffer (see toolresult-wasm-io).
+pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
+
 use toolresult::json::{self, ParseLimits};
-use toolresult::{Issues, ValidationOptions};
+use toolresult::{Issue, IssueCode, Issues, ValidationOptions};
 
 /// Values and schemas arrive as JSON text written from JS values: parsed as
 /// strictly as envelopes (no duplicate keys, bounded depth, so deep schemas
@@ -26,6 +29,21 @@ pub(crate) fn parse(text: &str) -> Result<serde_json::Value, Issues> {
         },
     )
     .map_err(Issues::from)
+}
+
+/// [`parse`] for UTF-8 bytes (the input buffer).
+pub(crate) fn parse_bytes(bytes: &[u8]) -> Result<serde_json::Value, Issues> {
+    match core::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(e) => Err(Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidUtf8,
+            format!(
+                "input is not valid UTF-8: bad byte at offset {}",
+                e.valid_up_to()
+            ),
+        ))),
+    }
 }
 
 /// Executes `unreachable`, so tests can prove the wrapper recovers from a

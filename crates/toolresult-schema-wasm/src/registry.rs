@@ -3,7 +3,9 @@ use toolresult::{Issues, ValidationOptions};
 use toolresult_schema::{SchemaOptions, ToolRegistry};
 use wasm_bindgen::prelude::*;
 
-use crate::parse;
+use toolresult_wasm_io::with_input;
+
+use crate::{parse, parse_bytes};
 
 /// A registry of tool definitions. Construction never throws: read `error()`.
 #[wasm_bindgen]
@@ -63,20 +65,21 @@ impl SchemaToolRegistry {
         }
     }
 
-    /// `output_json` is `""` when there is no output.
-    pub fn validate_output(&mut self, name: &str, output_json: &str) -> String {
+    /// Validates the first `output_len` bytes of the input buffer (JSON text
+    /// written by JS with `encodeInto`); a negative length means no output.
+    pub fn validate_output(&mut self, name: &str, output_len: i32) -> String {
         self.with(|r| {
-            let output = if output_json.is_empty() {
-                None
-            } else {
-                Some(parse(output_json)?)
+            let output = match usize::try_from(output_len) {
+                Ok(len) => Some(with_input(len, parse_bytes)?),
+                Err(_) => None,
             };
             r.validate_output(name, output.as_ref())
         })
     }
 
-    pub fn validate_input(&mut self, name: &str, parameters_json: &str) -> String {
-        self.with(|r| r.validate_input(name, &parse(parameters_json)?))
+    /// Validates the first `parameters_len` bytes of the input buffer.
+    pub fn validate_input(&mut self, name: &str, parameters_len: usize) -> String {
+        self.with(|r| r.validate_input(name, &with_input(parameters_len, parse_bytes)?))
     }
 
     /// The result (a valid ToolResult) after seed 000's output check.

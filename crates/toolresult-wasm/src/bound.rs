@@ -6,8 +6,8 @@ use toolresult::options::DEFAULT_MAX_DEPTH;
 use toolresult::truncate;
 use wasm_bindgen::prelude::*;
 
-use crate::input::with_input;
 use crate::{outcome, to_json};
+use toolresult_wasm_io::with_input;
 
 /// Lowercase hex sha256 of the first `len` bytes of the input buffer.
 #[wasm_bindgen]

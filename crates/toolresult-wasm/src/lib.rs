@@ -5,9 +5,11 @@
 mod bound;
 mod build;
 mod catalog;
-mod input;
 mod status;
 mod trap;
 mod validator;
+
+// The input buffer and the last issues, exported from this module too.
+pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
 pub(crate) use toolresult::reply::{outcome, to_json};

@@ -43,11 +43,11 @@ impl EnvelopeValidator {
     /// Checks the first `len` bytes of the input buffer (see `input_buffer`):
     /// 0 when valid, 1 when not (the issues are then in `take_last_issues`).
     pub fn check_input(&self, len: usize) -> u32 {
-        let issues = crate::input::with_input(len, |bytes| self.0.check_bytes(bytes));
+        let issues = toolresult_wasm_io::with_input(len, |bytes| self.0.check_bytes(bytes));
         if issues.is_empty() {
             0
         } else {
-            crate::input::set_last_issues(to_json(&issues));
+            toolresult_wasm_io::set_last_issues(to_json(&issues));
             1
         }
     }

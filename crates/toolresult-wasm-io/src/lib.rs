@@ -1,7 +1,8 @@
-//! A reusable input buffer in wasm memory. JS writes UTF-8 straight into it
-//! with `TextEncoder.encodeInto` (no intermediate copy), then a validator reads
-//! it; the verdict comes back as a number, so the common, valid case builds no
-//! string at all.
+//! A reusable input buffer in wasm memory, shared by both wasm modules (each
+//! links its own copy). JS writes UTF-8 straight into it with
+//! `TextEncoder.encodeInto` (no intermediate copy, none of wasm-bindgen's
+//! per-character string passing), then a validator reads it; the verdict comes
+//! back as a number, so the common, valid case builds no string at all.
 
 use std::cell::RefCell;
 
@@ -30,7 +31,7 @@ pub fn input_buffer(capacity: usize) -> *mut u8 {
 }
 
 /// Runs `f` on the first `len` bytes of the input buffer (clamped to its size).
-pub(crate) fn with_input<R>(len: usize, f: impl FnOnce(&[u8]) -> R) -> R {
+pub fn with_input<R>(len: usize, f: impl FnOnce(&[u8]) -> R) -> R {
     INPUT.with_borrow(|buf| f(&buf[..len.min(buf.len())]))
 }
 
@@ -40,7 +41,7 @@ pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-pub(crate) fn set_last_issues(json: String) {
+pub fn set_last_issues(json: String) {
     LAST_ISSUES.with_borrow_mut(|s| *s = json);
 }
 
