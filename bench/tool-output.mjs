@@ -78,6 +78,24 @@ export const outputValidators = {
   },
 };
 
+// The same outputs as JSON text, as they often arrive (a subprocess, HTTP, an
+// MCP transport): ours validates the text in wasm, the others JSON.parse it
+// first, as they must.
+export const outputTextValidators = {
+  'toolresult compileSchema().isValidJson(text)': () => {
+    const s = compileSchema(outputSchema);
+    return (text) => s.isValidJson(text);
+  },
+  'ajv (compiled)': () => {
+    const check = outputValidators['ajv (compiled)']();
+    return (text) => check(JSON.parse(text));
+  },
+  '@cfworker/json-schema': () => {
+    const check = outputValidators['@cfworker/json-schema']();
+    return (text) => check(JSON.parse(text));
+  },
+};
+
 // `node bench/tool-output.mjs --write DIR`: the schema and outputs as files,
 // for the native breakdown example (crates/toolresult-schema/examples/breakdown.rs).
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()) && process.argv[2] === '--write') {

@@ -44,6 +44,39 @@ test('compileSchema: isValid and validate agree; issues carry path, schema_path,
   assert.match(byCode.required.message, /"id"/);
 });
 
+test('compileSchema: isValidJson / validateJson take JSON text (string or bytes) and agree with the value path', () => {
+  const schema = compileSchema({ type: 'object', properties: { n: { type: 'integer', maximum: 5 }, s: { type: 'string' } }, required: ['n'] });
+  for (const value of [{ n: 1 }, { n: 9 }, { s: 'x' }, { n: 2, s: 3 }, [], 'text', null, { n: 1.5, s: '\u00e9\ud83d\ude00' }]) {
+    const text = JSON.stringify(value);
+    assert.equal(schema.isValidJson(text), schema.isValid(value), text);
+    assert.equal(schema.isValidJson(new TextEncoder().encode(text)), schema.isValid(value), text);
+    assert.deepEqual(schema.validateJson(text), schema.validate(value), text);
+  }
+  // A JS string given to isValid is a JSON string value; to isValidJson it is JSON text.
+  assert.equal(compileSchema({ type: 'string' }).isValid('{"n":1}'), true);
+  assert.equal(compileSchema({ type: 'string' }).isValidJson('{"n":1}'), false);
+  // Text the value path could never produce is refused, with the issue and its path.
+  const refused = [
+    ['{"n":1,"n":2}', 'duplicate_key', '/n'],
+    ['{"n":9007199254740993}', 'unsafe_integer', '/n'],
+    ['{"s":"\ud800"}', 'lone_surrogate', '/s'],
+    ['{"s":"' + '\ud800' + '"}', 'lone_surrogate', '/s'],
+    ['{"n":', 'invalid_json', '/n'],
+    ['', 'invalid_json', ''],
+  ];
+  for (const [text, code, where] of refused) {
+    for (const f of [() => schema.isValidJson(text), () => schema.validateJson(text)]) {
+      throwsCode(f, 'invalid_value', (e) => e.issues[0].code === code && e.issues[0].path === where);
+    }
+  }
+  throwsCode(() => schema.isValidJson(new Uint8Array([0x7b, 0xff, 0x7d])), 'invalid_value', (e) => e.issues[0].code === 'invalid_utf8');
+  throwsCode(() => schema.isValidJson({ n: 1 }), 'invalid_value', (e) => /JSON text/.test(e.issues[0].message));
+  // A lone surrogate in a JS value is the value's fault too, on either path.
+  throwsCode(() => schema.isValid({ s: 'a\ud800' }), 'invalid_value', (e) => e.issues[0].code === 'lone_surrogate' && e.issues[0].path === '/s');
+  // The engine is still fine after all that.
+  assert.equal(schema.isValidJson('{"n":3}'), true);
+});
+
 test('compileSchema: maxIssues caps the list with a too_many_issues entry', () => {
   const schema = compileSchema({ type: 'array', items: { type: 'string' } }, { maxIssues: 3 });
   const issues = schema.validate([1, 2, 3, 4, 5]);

@@ -14,7 +14,7 @@ import type {
 } from './generated/types.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
-import { toWireText } from './wire.js';
+import { escapeLoneSurrogates, toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
 type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
@@ -27,6 +27,14 @@ function wire(value: unknown, code: ToolResultErrorCode, what: string): string {
   const w = toWireText(value, LIMITS);
   if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
   return w.text;
+}
+
+/** JSON text for the engine; lone surrogates escaped so the parser names them. */
+function jsonText(text: string | Uint8Array): string | Uint8Array {
+  if (typeof text === 'string') return escapeLoneSurrogates(text);
+  if (text instanceof Uint8Array) return text;
+  const message = `expected JSON text (a string or a Uint8Array), got ${text === null ? 'null' : typeof text}`;
+  throw new ToolResultError('invalid_value', 'the value is not JSON text', [{ path: '', code: 'unsupported_value', message }]);
 }
 
 function optionsText(options: SchemaOptions | undefined): string {
@@ -49,9 +57,9 @@ function errorCode(issues: Issue[]): ToolResultErrorCode {
   return 'invalid_schema';
 }
 
-function unwrap<T>(json: string, what: string): T {
+function unwrap<T>(json: string, what: string, code?: ToolResultErrorCode): T {
   const out = JSON.parse(json) as Outcome<T>;
-  if (!out.ok) throw new ToolResultError(errorCode(out.issues), what, out.issues);
+  if (!out.ok) throw new ToolResultError(code ?? errorCode(out.issues), what, out.issues);
   return out.value;
 }
 
@@ -109,7 +117,36 @@ export class CompiledSchema {
       const handle = this.#current();
       return handle.validate_input(writeEngineInput(w, text));
     });
-    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON');
+    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON', 'invalid_value');
+  }
+
+  /**
+   * Like `isValid`, for a value given as JSON text (a string or UTF-8 bytes),
+   * as tool outputs often arrive: the text goes straight to the engine, with
+   * no `JSON.parse` and no walk over a JS value. Text that is not acceptable
+   * JSON (malformed, duplicate keys, integers beyond 2^53, lone surrogates,
+   * too deep or large) throws a `ToolResultError` (`invalid_value`) with the
+   * issues.
+   */
+  isValidJson(text: string | Uint8Array): boolean {
+    const input = jsonText(text);
+    const verdict = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.is_valid_input(writeEngineInput(w, input));
+    });
+    if (verdict === 2) this.validateJson(input); // throws with the text's issues
+    return verdict === 0;
+  }
+
+  /** Like `validate`, for a value given as JSON text (see `isValidJson`). */
+  validateJson(text: string | Uint8Array): SchemaIssue[] {
+    const input = jsonText(text);
+    const report = schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.validate_input(writeEngineInput(w, input));
+    });
+    // The schema compiled, so whatever is wrong is the text.
+    return unwrap<SchemaIssue[]>(report, 'the text is not acceptable JSON', 'invalid_value');
   }
 
   /** Releases the wasm memory now rather than when garbage-collected. */
