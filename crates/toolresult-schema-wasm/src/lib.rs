@@ -13,7 +13,8 @@ mod store;
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
 use toolresult::json::{self, ParseLimits};
-use toolresult::{Issue, IssueCode, Issues, ValidationOptions};
+use toolresult::tape::{self, Tape};
+use toolresult::{Issues, ValidationOptions};
 
 /// Values and schemas arrive as JSON text written from JS values: parsed as
 /// strictly as envelopes (no duplicate keys, bounded depth, so deep schemas
@@ -31,19 +32,17 @@ pub(crate) fn parse(text: &str) -> Result<serde_json::Value, Issues> {
     .map_err(Issues::from)
 }
 
-/// [`parse`] for UTF-8 bytes (the input buffer).
-pub(crate) fn parse_bytes(bytes: &[u8]) -> Result<serde_json::Value, Issues> {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => parse(text),
-        Err(e) => Err(Issues::from(Issue::new(
-            "",
-            IssueCode::InvalidUtf8,
-            format!(
-                "input is not valid UTF-8: bad byte at offset {}",
-                e.valid_up_to()
-            ),
-        ))),
-    }
+/// UTF-8 bytes (the input buffer) parsed onto a tape, as strictly as
+/// [`parse`]: what the engine validates (no allocation per node).
+pub(crate) fn parse_tape_bytes(bytes: &[u8]) -> Result<Tape, Issues> {
+    let defaults = ValidationOptions::default();
+    let limits = ParseLimits {
+        max_bytes: defaults.max_bytes,
+        max_depth: defaults.max_depth,
+    };
+    json::utf8_text(bytes, limits)
+        .and_then(|text| tape::parse_tape(text, limits))
+        .map_err(Issues::from)
 }
 
 /// Executes `unreachable`, so tests can prove the wrapper recovers from a

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use toolresult_wasm_io::with_input;
 
-use crate::{parse, parse_bytes};
+use crate::{parse, parse_tape_bytes};
 
 /// A registry of tool definitions. Construction never throws: read `error()`.
 #[wasm_bindgen]
@@ -70,16 +70,16 @@ impl SchemaToolRegistry {
     pub fn validate_output(&mut self, name: &str, output_len: i32) -> String {
         self.with(|r| {
             let output = match usize::try_from(output_len) {
-                Ok(len) => Some(with_input(len, parse_bytes)?),
+                Ok(len) => Some(with_input(len, parse_tape_bytes)?),
                 Err(_) => None,
             };
-            r.validate_output(name, output.as_ref())
+            r.validate_output_tape(name, output.as_ref())
         })
     }
 
     /// Validates the first `parameters_len` bytes of the input buffer.
     pub fn validate_input(&mut self, name: &str, parameters_len: usize) -> String {
-        self.with(|r| r.validate_input(name, &with_input(parameters_len, parse_bytes)?))
+        self.with(|r| r.validate_input_tape(name, &with_input(parameters_len, parse_tape_bytes)?))
     }
 
     /// The result (a valid ToolResult) after seed 000's output check.

@@ -3,10 +3,10 @@ use toolresult::Issues;
 use toolresult_schema::{compile, CompiledSchema, SchemaOptions};
 use wasm_bindgen::prelude::*;
 
-use serde_json::Value;
+use toolresult::tape::Tape;
 use toolresult_wasm_io::with_input;
 
-use crate::{parse, parse_bytes};
+use crate::{parse, parse_tape_bytes};
 
 /// A compiled JSON Schema. Construction never throws: read `error()` first.
 #[wasm_bindgen]
@@ -33,39 +33,39 @@ impl SchemaValidator {
     /// 0 valid, 1 invalid, 2 the value is not acceptable JSON (or the schema
     /// did not compile): call `validate` for the issues.
     pub fn is_valid(&self, value_json: &str) -> u32 {
-        self.verdict(parse(value_json))
+        self.verdict(parse_tape_bytes(value_json.as_bytes()))
     }
 
     /// `is_valid` for the first `len` bytes of the input buffer, which JS
     /// fills with `encodeInto`: the value never crosses as a wasm-bindgen
     /// string (a per-character copy in JS).
     pub fn is_valid_input(&self, len: usize) -> u32 {
-        with_input(len, |bytes| self.verdict(parse_bytes(bytes)))
+        with_input(len, |bytes| self.verdict(parse_tape_bytes(bytes)))
     }
 
     /// `{"ok":true,"value":[schema issues]}` or `{"ok":false,"issues":[...]}`
     /// when the value itself is not acceptable JSON.
     pub fn validate(&self, value_json: &str) -> String {
-        self.report(parse(value_json))
+        self.report(parse_tape_bytes(value_json.as_bytes()))
     }
 
     /// `validate` for the first `len` bytes of the input buffer.
     pub fn validate_input(&self, len: usize) -> String {
-        with_input(len, |bytes| self.report(parse_bytes(bytes)))
+        with_input(len, |bytes| self.report(parse_tape_bytes(bytes)))
     }
 }
 
 impl SchemaValidator {
-    fn verdict(&self, value: Result<Value, Issues>) -> u32 {
+    fn verdict(&self, value: Result<Tape, Issues>) -> u32 {
         match (&self.0, value) {
-            (Ok(schema), Ok(value)) => u32::from(!schema.is_valid(&value)),
+            (Ok(schema), Ok(value)) => u32::from(!schema.is_valid_tape(&value)),
             _ => 2,
         }
     }
 
-    fn report(&self, value: Result<Value, Issues>) -> String {
+    fn report(&self, value: Result<Tape, Issues>) -> String {
         outcome(match &self.0 {
-            Ok(schema) => value.map(|value| schema.validate(&value)),
+            Ok(schema) => value.map(|value| schema.validate_tape(&value)),
             Err(issues) => Err(issues.clone()),
         })
     }

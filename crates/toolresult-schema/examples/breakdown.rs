@@ -26,6 +26,20 @@ fn main() {
     }
     println!("strict parse: {:?} per call", start.elapsed() / n);
 
+    let start = Instant::now();
+    let mut tape = None;
+    for _ in 0..n {
+        tape = Some(toolresult::tape::parse_tape(&text, limits).unwrap());
+    }
+    println!("tape parse:   {:?} per call", start.elapsed() / n);
+    let tape = tape.unwrap();
+    let start = Instant::now();
+    let valid = (0..n).filter(|_| compiled.is_valid_tape(&tape)).count();
+    println!(
+        "is_valid_tape:{:?} per call ({valid}/{n} valid)",
+        start.elapsed() / n
+    );
+
     let value = value.unwrap();
     let start = Instant::now();
     let valid = (0..n).filter(|_| compiled.is_valid(&value)).count();

@@ -8,8 +8,11 @@ use jsonschema::{PatternOptions, Retrieve, Uri, ValidationError, Validator};
 use serde_json::Value;
 use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
 
+use toolresult::tape::Tape;
+
 use crate::dialect;
 use crate::options::{FormatMode, SchemaOptions};
+use crate::tape::{TapeJson, TapeNode};
 
 /// Backtracking steps a `pattern` may take per match before the match fails
 /// with `pattern_too_complex` (bounded time instead of a hang). Patterns
@@ -19,7 +22,7 @@ const BACKTRACK_LIMIT: usize = 100_000;
 
 /// A schema compiled once, for validating many values.
 pub struct CompiledSchema {
-    validator: Validator,
+    validator: Validator<TapeJson>,
     max_issues: usize,
 }
 
@@ -86,7 +89,7 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
     let has_schema_keyword = schema
         .as_object()
         .is_some_and(|o| o.contains_key("$schema"));
-    let mut builder = jsonschema::options()
+    let mut builder = jsonschema::options_for::<TapeJson>()
         .with_retriever(Documents(Arc::new(documents)))
         .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
         .should_validate_formats(options.formats == FormatMode::Assert);
@@ -123,17 +126,28 @@ fn compile_issue(e: &ValidationError<'_>) -> Issue {
 impl CompiledSchema {
     /// Whether `value` satisfies the schema (stops at the first failure).
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.validator.is_valid(value)
+        self.is_valid_tape(&Tape::from_value(value))
+    }
+
+    /// [`CompiledSchema::is_valid`] for a value parsed onto a tape
+    /// (`toolresult::tape::parse_tape`): the fast path for JSON text.
+    pub fn is_valid_tape(&self, value: &Tape) -> bool {
+        self.validator.is_valid(TapeNode::root(value))
     }
 
     /// Every way `value` fails the schema, up to `max_issues` (a last
     /// `too_many_issues` entry says when more were found), in document order.
     pub fn validate(&self, value: &Value) -> Vec<SchemaIssue> {
+        self.validate_tape(&Tape::from_value(value))
+    }
+
+    /// [`CompiledSchema::validate`] for a value parsed onto a tape.
+    pub fn validate_tape(&self, value: &Tape) -> Vec<SchemaIssue> {
         let mut issues = Vec::new();
         // The engine can report one failure from several evaluation paths
         // (`$ref` chains); one entry per place and keyword is enough.
         let mut seen = BTreeSet::new();
-        for error in self.validator.iter_errors(value) {
+        for error in self.validator.iter_errors(TapeNode::root(value)) {
             let issue = schema_issue(&error);
             if !seen.insert((
                 issue.path.clone(),

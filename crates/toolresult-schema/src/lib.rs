@@ -26,6 +26,7 @@ mod compile;
 mod dialect;
 mod options;
 mod registry;
+pub mod tape;
 
 pub use compile::{compile, CompiledSchema};
 pub use dialect::Dialect;

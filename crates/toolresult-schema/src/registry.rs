@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use toolresult::tape::Tape;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -178,11 +179,20 @@ impl ToolRegistry {
         name: &str,
         output: Option<&Value>,
     ) -> Result<ValidationReport, Issues> {
+        self.validate_output_tape(name, output.map(Tape::from_value).as_ref())
+    }
+
+    /// [`ToolRegistry::validate_output`] for an output parsed onto a tape.
+    pub fn validate_output_tape(
+        &self,
+        name: &str,
+        output: Option<&Tape>,
+    ) -> Result<ValidationReport, Issues> {
         let tool = self.tool(name)?;
         Ok(ValidationReport::of(match (&tool.output, output) {
             (None, _) => Vec::new(),
             (Some(_), None) => vec![missing_output(name)],
-            (Some(schema), Some(output)) => schema.validate(output),
+            (Some(schema), Some(output)) => schema.validate_tape(output),
         }))
     }
 
@@ -192,10 +202,19 @@ impl ToolRegistry {
         name: &str,
         parameters: &Value,
     ) -> Result<ValidationReport, Issues> {
+        self.validate_input_tape(name, &Tape::from_value(parameters))
+    }
+
+    /// [`ToolRegistry::validate_input`] for parameters parsed onto a tape.
+    pub fn validate_input_tape(
+        &self,
+        name: &str,
+        parameters: &Tape,
+    ) -> Result<ValidationReport, Issues> {
         let tool = self.tool(name)?;
         Ok(ValidationReport::of(match &tool.input {
             None => Vec::new(),
-            Some(schema) => schema.validate(parameters),
+            Some(schema) => schema.validate_tape(parameters),
         }))
     }
 

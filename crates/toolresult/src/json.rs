@@ -24,11 +24,11 @@ pub struct ParseLimits {
 
 /// Parses UTF-8 bytes strictly. Invalid UTF-8 is an `invalid_utf8` issue.
 pub fn parse_bytes(bytes: &[u8], limits: ParseLimits) -> Result<Value, Issue> {
-    parse_str(utf8(bytes, limits)?, limits)
+    parse_str(utf8_text(bytes, limits)?, limits)
 }
 
 /// The bytes as text, or the `too_large` / `invalid_utf8` issue.
-pub(crate) fn utf8(bytes: &[u8], limits: ParseLimits) -> Result<&str, Issue> {
+pub fn utf8_text(bytes: &[u8], limits: ParseLimits) -> Result<&str, Issue> {
     check_size(bytes.len(), limits)?;
     core::str::from_utf8(bytes).map_err(|e| {
         Issue::new(

@@ -47,6 +47,7 @@ pub mod status;
 pub mod store;
 mod stream;
 pub mod summarize;
+pub mod tape;
 pub mod tool_result;
 pub mod truncate;
 pub mod validate;

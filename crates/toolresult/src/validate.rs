@@ -94,7 +94,7 @@ impl Validator {
 
     /// Every issue in UTF-8 JSON bytes; empty when they are a valid envelope.
     pub fn check_bytes(&self, bytes: &[u8]) -> Issues {
-        match json::utf8(bytes, self.limits()) {
+        match json::utf8_text(bytes, self.limits()) {
             Ok(text) => self.check_str(text),
             Err(issue) => Issues::from(issue),
         }

@@ -1,0 +1,103 @@
+//! The tape representation against jsonschema's own: the contract check the
+//! crate ships for custom representations, and the same verdicts and the same
+//! errors (instance path, evaluation path, message) as `serde_json::Value` on
+//! every case of the official JSON Schema Test Suite (draft 2020-12 and
+//! draft 7, required and optional).
+
+use std::path::{Path, PathBuf};
+
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+use toolresult::tape::Tape;
+use toolresult_schema::tape::{TapeJson, TapeNode};
+
+#[test]
+fn tape_satisfies_the_representation_contract() {
+    let tape = Tape::from_value(&jsonschema::json::conformance::document());
+    jsonschema::json::conformance::assert_conformance::<TapeJson>(&TapeNode::root(&tape));
+}
+
+fn suite_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            suite_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+fn errors<'a>(list: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Vec<String> {
+    list.map(|e| {
+        format!(
+            "{} | {} | {}",
+            e.instance_path().as_str(),
+            e.evaluation_path().as_str(),
+            e
+        )
+    })
+    .collect()
+}
+
+#[test]
+fn tape_and_value_agree_on_the_json_schema_test_suite() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance/json-schema-test-suite/tests");
+    let mut compared = 0;
+    for (dir, draft) in [
+        ("draft2020-12", Draft::Draft202012),
+        ("draft7", Draft::Draft7),
+    ] {
+        let mut files = Vec::new();
+        suite_files(&root.join(dir), &mut files);
+        files.sort();
+        assert!(
+            !files.is_empty(),
+            "suite not found under {}",
+            root.display()
+        );
+        for file in files {
+            let groups: Vec<Value> =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            for group in groups {
+                let schema = &group["schema"];
+                // Cases whose remote references are not available build on neither side.
+                let Ok(by_value): Result<Validator, _> = jsonschema::options()
+                    .with_draft(draft)
+                    .should_validate_formats(true)
+                    .build(schema)
+                else {
+                    continue;
+                };
+                let by_tape = jsonschema::options_for::<TapeJson>()
+                    .with_draft(draft)
+                    .should_validate_formats(true)
+                    .build(schema)
+                    .unwrap();
+                for case in group["tests"].as_array().unwrap() {
+                    let data = &case["data"];
+                    let tape = Tape::from_value(data);
+                    let what = format!(
+                        "{} / {} / {}",
+                        file.display(),
+                        group["description"],
+                        case["description"]
+                    );
+                    assert_eq!(
+                        by_tape.is_valid(TapeNode::root(&tape)),
+                        by_value.is_valid(data),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        errors(by_tape.iter_errors(TapeNode::root(&tape))),
+                        errors(by_value.iter_errors(data)),
+                        "{what}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 3000, "only {compared} cases compared");
+}
