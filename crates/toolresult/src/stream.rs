@@ -503,7 +503,7 @@ impl<'de> Keys<'de> {
 }
 
 /// Reads a key, borrowing it from the input when it has no escapes.
-struct KeySeed;
+pub(crate) struct KeySeed;
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Cow<'de, str>;

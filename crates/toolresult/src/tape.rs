@@ -7,7 +7,6 @@
 //! limits, same issues at the same paths): duplicate keys, integers a float
 //! would round, lone surrogates, non-finite numbers, depth and size.
 
-use alloc::borrow::Cow;
 use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -21,6 +20,7 @@ use crate::json::{
     DUPLICATE_KEY_MESSAGE, MAX_SAFE_INTEGER,
 };
 use crate::options::MAX_DEPTH_CEILING;
+use crate::stream::KeySeed;
 
 /// One entry of a [`Tape`]. Containers are followed by their contents:
 /// an array by its elements, an object by (key, value) pairs whose keys are
@@ -409,32 +409,6 @@ impl<'de> Visitor<'de> for Entry<'_> {
         }
         b.close(at, true, len);
         Ok(())
-    }
-}
-
-/// Reads a key, borrowing it from the input when it has no escapes.
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(String::from(v)))
     }
 }
 
