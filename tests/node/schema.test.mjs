@@ -202,6 +202,8 @@ test('ToolRegistry: register, validateInput, validateOutput, names, get', () => 
   const missing = registry.validateOutput('add', undefined);
   assert.deepEqual(missing.issues.map((i) => i.code), ['missing_output']);
   throwsCode(() => registry.validateOutput('nope', {}), 'unknown_tool', (e) => /`nope`/.test(e.message));
+  // A value that is not JSON data is the value's fault, whatever the issue.
+  throwsCode(() => registry.validateOutput('add', { s: 'a\ud800' }), 'invalid_value', (e) => e.issues[0].code === 'lone_surrogate');
   assert.equal(registry.unregister('add'), true);
   assert.equal(registry.has('add'), false);
   throwsCode(() => registry.validateInput('add', {}), 'unknown_tool');

@@ -57,9 +57,15 @@ function errorCode(issues: Issue[]): ToolResultErrorCode {
   return 'invalid_schema';
 }
 
-function unwrap<T>(json: string, what: string, code?: ToolResultErrorCode): T {
+/** The error code when checking a value failed: the tool is unknown, or the value is not JSON data. */
+function valueErrorCode(issues: Issue[]): ToolResultErrorCode {
+  return issues.some((i) => i.code === 'unknown_tool') ? 'unknown_tool' : 'invalid_value';
+}
+
+/** The value of a wasm outcome, or a ToolResultError whose code `codeFor` picks from the issues. */
+function unwrap<T>(json: string, what: string, codeFor: (issues: Issue[]) => ToolResultErrorCode = errorCode): T {
   const out = JSON.parse(json) as Outcome<T>;
-  if (!out.ok) throw new ToolResultError(code ?? errorCode(out.issues), what, out.issues);
+  if (!out.ok) throw new ToolResultError(codeFor(out.issues), what, out.issues);
   return out.value;
 }
 
@@ -117,7 +123,7 @@ export class CompiledSchema {
       const handle = this.#current();
       return handle.validate_input(writeEngineInput(w, text));
     });
-    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON', 'invalid_value');
+    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON', () => 'invalid_value');
   }
 
   /**
@@ -146,7 +152,7 @@ export class CompiledSchema {
       return handle.validate_input(writeEngineInput(w, input));
     });
     // The schema compiled, so whatever is wrong is the text.
-    return unwrap<SchemaIssue[]>(report, 'the text is not acceptable JSON', 'invalid_value');
+    return unwrap<SchemaIssue[]>(report, 'the text is not acceptable JSON', () => 'invalid_value');
   }
 
   /** Releases the wasm memory now rather than when garbage-collected. */
@@ -258,7 +264,7 @@ export class ToolRegistry {
       const handle = this.#current();
       return handle.validate_output(String(name), text === undefined ? -1 : writeEngineInput(w, text));
     });
-    return unwrap(report, 'cannot validate the output');
+    return unwrap(report, 'cannot validate the output', valueErrorCode);
   }
 
   /** Checks call parameters against the tool's input schema (a failure is status `validation_error`). */
@@ -268,7 +274,7 @@ export class ToolRegistry {
       const handle = this.#current();
       return handle.validate_input(String(name), writeEngineInput(w, text));
     });
-    return unwrap(report, 'cannot validate the input');
+    return unwrap(report, 'cannot validate the input', valueErrorCode);
   }
 
   /**
