@@ -107,23 +107,14 @@ export class CompiledSchema {
 
   /** Whether `value` satisfies the schema (stops at the first failure). */
   isValid(value: unknown): boolean {
-    const text = wire(value, 'invalid_value', 'the value');
-    const verdict = schemaEngine.call((w) => {
-      const handle = this.#current();
-      return handle.is_valid_input(writeEngineInput(w, text));
-    });
+    const verdict = this.#verdict(wire(value, 'invalid_value', 'the value'));
     if (verdict === 2) this.validate(value); // throws with the value's issues
     return verdict === 0;
   }
 
   /** Every way `value` fails the schema (`[]` when it is valid), in document order. */
   validate(value: unknown): SchemaIssue[] {
-    const text = wire(value, 'invalid_value', 'the value');
-    const report = schemaEngine.call((w) => {
-      const handle = this.#current();
-      return handle.validate_input(writeEngineInput(w, text));
-    });
-    return unwrap<SchemaIssue[]>(report, 'the value is not acceptable JSON', () => 'invalid_value');
+    return this.#issues(wire(value, 'invalid_value', 'the value'), 'the value is not acceptable JSON');
   }
 
   /**
@@ -136,23 +127,32 @@ export class CompiledSchema {
    */
   isValidJson(text: string | Uint8Array): boolean {
     const input = jsonText(text);
-    const verdict = schemaEngine.call((w) => {
-      const handle = this.#current();
-      return handle.is_valid_input(writeEngineInput(w, input));
-    });
+    const verdict = this.#verdict(input);
     if (verdict === 2) this.validateJson(input); // throws with the text's issues
     return verdict === 0;
   }
 
   /** Like `validate`, for a value given as JSON text (see `isValidJson`). */
   validateJson(text: string | Uint8Array): SchemaIssue[] {
-    const input = jsonText(text);
+    return this.#issues(jsonText(text), 'the text is not acceptable JSON');
+  }
+
+  // 0 valid, 1 invalid, 2 not acceptable JSON: the input goes through the
+  // engine's input buffer, written after the handle exists.
+  #verdict(input: string | Uint8Array): number {
+    return schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.is_valid_input(writeEngineInput(w, input));
+    });
+  }
+
+  #issues(input: string | Uint8Array, what: string): SchemaIssue[] {
     const report = schemaEngine.call((w) => {
       const handle = this.#current();
       return handle.validate_input(writeEngineInput(w, input));
     });
-    // The schema compiled, so whatever is wrong is the text.
-    return unwrap<SchemaIssue[]>(report, 'the text is not acceptable JSON', () => 'invalid_value');
+    // The schema compiled, so whatever is wrong is the value.
+    return unwrap<SchemaIssue[]>(report, what, () => 'invalid_value');
   }
 
   /** Releases the wasm memory now rather than when garbage-collected. */
