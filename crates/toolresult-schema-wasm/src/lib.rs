@@ -12,7 +12,7 @@ mod store;
 // Values to validate arrive through the input buffer (see toolresult-wasm-io).
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
-use toolresult::json::{self, ParseLimits};
+use toolresult::json;
 use toolresult::tape::{self, Tape};
 use toolresult::{Issues, ValidationOptions};
 
@@ -21,25 +21,13 @@ use toolresult::{Issues, ValidationOptions};
 /// cannot exhaust the stack), except that an integer beyond 2^53 that a JS
 /// number holds exactly is kept (`const: 9007199254740992`).
 pub(crate) fn parse(text: &str) -> Result<serde_json::Value, Issues> {
-    let defaults = ValidationOptions::default();
-    json::parse_str_exact(
-        text,
-        ParseLimits {
-            max_bytes: defaults.max_bytes,
-            max_depth: defaults.max_depth,
-        },
-    )
-    .map_err(Issues::from)
+    json::parse_str_exact(text, ValidationOptions::default().parse_limits()).map_err(Issues::from)
 }
 
 /// UTF-8 bytes (the input buffer) parsed onto a tape, as strictly as
 /// [`parse`]: what the engine validates (no allocation per node).
 pub(crate) fn parse_tape_bytes(bytes: &[u8]) -> Result<Tape, Issues> {
-    let defaults = ValidationOptions::default();
-    let limits = ParseLimits {
-        max_bytes: defaults.max_bytes,
-        max_depth: defaults.max_depth,
-    };
+    let limits = ValidationOptions::default().parse_limits();
     json::utf8_text(bytes, limits)
         .and_then(|text| tape::parse_tape(text, limits))
         .map_err(Issues::from)

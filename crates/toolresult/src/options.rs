@@ -53,6 +53,14 @@ impl Default for ValidationOptions {
 }
 
 impl ValidationOptions {
+    /// The size and depth limits the JSON parsers apply.
+    pub fn parse_limits(&self) -> crate::json::ParseLimits {
+        crate::json::ParseLimits {
+            max_bytes: self.max_bytes,
+            max_depth: self.max_depth,
+        }
+    }
+
     /// Checks the option values themselves; returns a message per problem.
     pub fn problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();

@@ -20,7 +20,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::check;
 use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
-use crate::json::{self, ParseLimits, MAX_SAFE_INTEGER};
+use crate::json::{self, MAX_SAFE_INTEGER};
 use crate::meaning::{self, Sink};
 use crate::options::ValidationOptions;
 use crate::shape::{self, Captures, Presence, Rule, Scalar, Shape, Slot};
@@ -49,10 +49,7 @@ pub(crate) fn accepts(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
 
 /// Every issue in `text`, in document order (meaning issues last).
 pub(crate) fn collect(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) -> Issues {
-    let limits = ParseLimits {
-        max_bytes: opts.max_bytes,
-        max_depth: opts.max_depth,
-    };
+    let limits = opts.parse_limits();
     if let Err(issue) = json::precheck(text, limits) {
         return Issues::from(issue);
     }

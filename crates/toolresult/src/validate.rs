@@ -56,10 +56,7 @@ impl Validator {
     }
 
     fn limits(&self) -> ParseLimits {
-        ParseLimits {
-            max_bytes: self.options.max_bytes,
-            max_depth: self.options.max_depth,
-        }
+        self.options.parse_limits()
     }
 
     /// Parses JSON text strictly, without checking the envelope.
