@@ -23,6 +23,11 @@ const mcpShape = Object.fromEntries(
     return [rev, t.compileSchema({ $ref: `${base}#/$defs/CallToolResult` }, { documents })];
   }),
 );
+const mcpDef = (rev, def) => {
+  const base = `https://modelcontextprotocol.io/schema/${rev}`;
+  const documents = { [base]: JSON.parse(readFileSync(path.join(mcpDir, `${rev}.schema.json`), 'utf8')) };
+  return t.compileSchema({ $ref: `${base}#/$defs/${def}` }, { documents });
+};
 
 function run(c, input = read(c.file)) {
   switch (c.from) {
@@ -31,8 +36,9 @@ function run(c, input = read(c.file)) {
     case 'agent-message': return t.normalizeAgentResult(input, c.context);
     default: {
       const from = { mcp: t.fromMcpCallToolResult, anthropic: t.fromAnthropicToolResult, openai: t.fromOpenAIToolOutput, vercel: t.fromVercelToolPart }[c.from];
+      const context = { ...c.context, ...(c.revision && { revision: c.revision }), ...(c.as && { as: c.as }) };
       try {
-        return { ok: true, value: from(input, c.context) };
+        return { ok: true, value: from(input, context) };
       } catch (e) {
         if (!(e instanceof t.ToolResultError)) throw e;
         return { ok: false, issues: e.issues, error: e };
@@ -129,8 +135,9 @@ const withoutFalseIsError = (m) => {
 test('MCP: CallToolResult → ToolResult → CallToolResult is lossless, and what we write is valid MCP', () => {
   for (const c of cases.filter((c) => c.from === 'mcp' && c.expect === 'ok')) {
     const mcp = read(c.file);
-    const tr = t.fromMcpCallToolResult(mcp, c.context);
     const rev = c.revision ?? '2025-11-25';
+    const tr = t.fromMcpCallToolResult(mcp, { ...c.context, revision: rev });
+    if ('structuredContent' in mcp) assert.deepEqual(tr.output, mcp.structuredContent, `${c.file}: structuredContent is the output`);
     const back = t.toMcpCallToolResult(tr, { revision: rev });
     assert.deepEqual(back, withoutFalseIsError(mcp), c.file);
     assert.deepEqual(mcpShape[rev].validate(back), [], `${c.file} is a valid ${rev} CallToolResult`);
@@ -163,7 +170,10 @@ test('MCP: ToolResults built here become valid CallToolResults in both revisions
   assert.deepEqual(text, { content: [{ type: 'text', text: 'plain text' }] });
   assert.deepEqual(empty, { content: [] });
   assert.deepEqual(failed, { content: [{ type: 'text', text: 'took 30 s' }], isError: true });
-  assert.equal(array.structuredContent, undefined, 'structuredContent is an object in MCP');
+  assert.equal(array.structuredContent, undefined, 'structuredContent is an object in MCP 2025-11-25');
+  assert.deepEqual(array.content, [{ type: 'text', text: '[1,2,3]' }], 'the array is in the text mirror');
+  assert.deepEqual(t.toMcpCallToolResult(results[4], { revision: '2026-07-28' }).structuredContent, [1, 2, 3], '2026-07-28: any JSON value');
+  assert.deepEqual(t.toMcpCallToolResult(results[1], { revision: '2026-07-28' }).structuredContent, 'plain text');
   assert.equal(t.toMcpCallToolResult(results[0], { revision: '2026-07-28' }).resultType, 'complete');
   assert.throws(() => t.toMcpCallToolResult(results[0], { revision: '1999-01-01' }), (e) => e.code === 'invalid_options' && /2025-11-25, 2026-07-28/.test(e.message));
   assert.throws(() => t.toMcpCallToolResult({ status: 'success' }), (e) => e.code === 'invalid_tool_result');
@@ -206,14 +216,73 @@ test('OpenAI: function_call_output and Chat tool messages both ways', () => {
   assert.match(out, /^see\n\[image omitted: image\/png/);
 });
 
-test('Vercel AI SDK: tool-result and tool-error parts both ways', () => {
-  for (const f of ['vercel-tool-result-json.json', 'vercel-tool-result-content.json', 'vercel-tool-error.json']) {
+test('MCP: every fixture for a difference between the revisions is what the shipped schemas say it is', () => {
+  // [file, $def, valid in 2025-11-25, valid in 2026-07-28]
+  const expectations = [
+    ['mcp-text.json', 'CallToolResult', true, false],
+    ['mcp-2026.json', 'CallToolResult', true, true],
+    ['mcp-2026-structured-array.json', 'CallToolResult', false, true],
+    ['mcp-2026-structured-string.json', 'CallToolResult', false, true],
+    ['mcp-2026-structured-number.json', 'CallToolResult', false, true],
+    ['mcp-2026-structured-boolean.json', 'CallToolResult', false, true],
+    ['mcp-2026-structured-null.json', 'CallToolResult', false, true],
+    ['mcp-2026-server-info-meta.json', 'CallToolResult', true, true],
+    ['invalid-mcp-2026-input-required.json', 'InputRequiredResult', null, true],
+    ['invalid-mcp-2025-create-task-result.json', 'CreateTaskResult', true, null],
+    ['mcp-tool-2025-execution.json', 'Tool', true, true],
+    ['mcp-tool-2026-array-output.json', 'Tool', false, true],
+  ];
+  for (const [file, def, v2025, v2026] of expectations) {
+    for (const [rev, expected] of [['2025-11-25', v2025], ['2026-07-28', v2026]]) {
+      if (expected === null) continue; // the revision has no such definition
+      assert.equal(mcpDef(rev, def).validate(read(file)).length === 0, expected, `${file} as ${rev} ${def}`);
+    }
+  }
+  // What each difference does in conversion.
+  const ctx = { tool_name: 'list_users' };
+  const array = read('mcp-2026-structured-array.json');
+  assert.deepEqual(t.fromMcpCallToolResult(array, ctx).output, array.structuredContent, 'any value without a revision');
+  assert.throws(() => t.fromMcpCallToolResult(array, { ...ctx, revision: '2025-11-25' }), (e) => e.issues[0].path === '/structuredContent' && /2025-11-25/.test(e.issues[0].message));
+  assert.throws(() => t.fromMcpCallToolResult(read('invalid-mcp-2026-input-required.json'), ctx), (e) => /input_required/.test(e.issues[0].message));
+  assert.throws(() => t.fromMcpCallToolResult(read('invalid-mcp-2025-create-task-result.json'), ctx), (e) => /CreateTaskResult/.test(e.issues[0].message));
+  assert.equal(t.fromMcpCallToolResult(read('mcp-text.json'), { ...ctx, revision: '2026-07-28' }).status, 'success', 'no resultType reads as complete');
+  assert.throws(() => t.fromMcpCallToolResult(read('mcp-text.json'), { ...ctx, revision: '2030-01-01' }), (e) => e.code === 'invalid_options');
+  const meta = t.fromMcpCallToolResult(read('mcp-2026-server-info-meta.json'), ctx).meta;
+  assert.deepEqual(meta['io.modelcontextprotocol/serverInfo'], { name: 'weather-server', version: '2.1.0' });
+  // Tool definitions of either revision register; fields we do not interpret are kept.
+  const tools = new t.ToolRegistry();
+  tools.register(read('mcp-tool-2025-execution.json')).register(read('mcp-tool-2026-array-output.json'));
+  assert.deepEqual(tools.get('render_video').execution, { taskSupport: 'optional' });
+  assert.deepEqual(tools.validateMcpResult('list_users', array), { ok: true, issues: [] });
+  const bad = tools.validateMcpResult('list_users', { ...array, structuredContent: [{ id: 'x' }] });
+  assert.deepEqual(bad.issues.map((i) => i.path), ['/0', '/0/id']);
+  tools.free();
+});
+
+test('Vercel AI SDK: tool-message parts and step-content parts both ways', () => {
+  const message = ['vercel-message-json.json', 'vercel-message-text.json', 'vercel-message-content.json', 'vercel-message-error-text.json', 'vercel-message-error-json.json', 'vercel-message-denied.json', 'vercel-message-provider-options.json'];
+  for (const f of message) {
     const part = read(f);
     const tr = t.fromVercelToolPart(part);
     assert.equal(tr.input.tool_name, part.toolName);
-    assert.deepEqual(tr.input.parameters, part.input);
     assert.deepEqual(t.toVercelToolPart(tr), part, f);
   }
+  for (const f of ['vercel-step-result.json', 'vercel-step-error.json']) {
+    const part = read(f);
+    const tr = t.fromVercelToolPart(part);
+    assert.deepEqual(tr.input.parameters, part.input);
+    assert.deepEqual(t.toVercelToolPart(tr, { as: 'step-content' }), part, f);
+  }
+  const failed = t.fromVercelToolPart(read('vercel-step-error.json'));
+  assert.deepEqual(t.toVercelToolPart(failed), { type: 'tool-result', toolCallId: 'call_s2', toolName: 'weather', output: { type: 'error-text', value: 'City not found' } });
+  const denied = t.fromVercelToolPart(read('vercel-message-denied.json'));
+  assert.equal(denied.status, 'permission_denied');
+  assert.equal(denied.error_code, 'EXECUTION_DENIED');
   const text = t.createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c', parameters: { s: 'hi' } }, output: 'hi' });
   assert.deepEqual(t.toVercelToolPart(text).output, { type: 'text', value: 'hi' });
+  const msg = t.toVercelToolMessage([text, failed]);
+  assert.equal(msg.role, 'tool');
+  assert.deepEqual(t.fromVercelToolMessage(msg).map((r) => r.status), ['success', 'failed']);
+  assert.throws(() => t.toVercelToolPart(text, { as: 'ui' }), (e) => e.code === 'invalid_options');
+  assert.throws(() => t.fromVercelToolMessage({ role: 'user', content: [] }), (e) => e.code === 'invalid_input');
 });

@@ -149,7 +149,7 @@ test('toReference: seed 003 reference with summary, whole-line preview and resul
   assert.ok(content.startsWith(shown) && shown.endsWith('\n') && shown.length <= 500);
   assert.match(ref.metadata.truncated_preview, /get_tool_result/);
   const small = toReference(make('t', {}, { a: 1 }), { dialog_id: 'd', previewChars: 100 });
-  assert.equal(small.metadata.truncated_preview, '{\n  "a": 1\n}', 'JSON output previews pretty-printed, whole');
+  assert.equal(small.metadata.truncated_preview, 'a: 1', 'an object without main text previews one field a line, no JSON punctuation');
   assert.throws(() => toReference(r, {}), (e) => e.code === 'invalid_options');
 });
 

@@ -81,32 +81,51 @@ export function normalizeAgentResult(input: unknown, context?: MigrationContext)
   return normalizeWith(input, context, 'auto');
 }
 
-function from(kind: string, input: unknown, ctx: CallContext | undefined): ToolResult {
+function from(kind: string, input: unknown, ctx: CallContext | undefined, variant = ''): ToolResult {
   const t = text(input, 'the input');
   if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
-  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), Date.now()))) as Outcome<ToolResult>;
-  if (!out.ok) throw new ToolResultError('invalid_input', `not a convertible ${kind} result`, out.issues);
+  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
+  if (!out.ok) {
+    const code = out.issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options') ? 'invalid_options' : 'invalid_input';
+    throw new ToolResultError(code, code === 'invalid_options' ? `invalid ${kind} conversion options` : `not a convertible ${kind} result`, out.issues);
+  }
   return out.value;
 }
 
-function to<T>(kind: string, result: ToolResult | string, revision = ''): T {
+function to<T>(kind: string, result: ToolResult | string, variant = ''): T {
   const t = text(result, 'the result');
   if ('issues' in t) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', t.issues);
-  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_to(kind, t.text, revision))) as Outcome<T>;
+  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_to(kind, t.text, variant))) as Outcome<T>;
   if (!out.ok) {
-    const code = out.issues.some((i) => i.code === 'unsupported_version') ? 'invalid_options' : 'invalid_tool_result';
+    const code = out.issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options') ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, `cannot convert to ${kind}`, out.issues);
   }
   return out.value;
 }
 
-/** An MCP `CallToolResult` (either revision) as a ToolResult: structuredContent → output, content → content, _meta → meta, isError → failed. */
-export function fromMcpCallToolResult(mcp: unknown, context: CallContext & { tool_name: string }): ToolResult {
-  return from('mcp', mcp, context);
+/** The MCP revisions conversions read and write. */
+export type McpRevision = '2025-11-25' | '2026-07-28';
+
+/**
+ * An MCP `CallToolResult` as a ToolResult: structuredContent → output (any
+ * JSON value; `null` kept as `output: null`), content → content, _meta → meta,
+ * isError → failed. Without `revision` it accepts what either revision allows;
+ * with `revision: '2025-11-25'` a structuredContent that is not an object is
+ * refused. `input_required` results and 2025-11-25 `CreateTaskResult`s are not
+ * finished calls and are refused with an issue saying so.
+ */
+export function fromMcpCallToolResult(mcp: unknown, context: CallContext & { tool_name: string; revision?: McpRevision }): ToolResult {
+  const { revision, ...ctx } = context ?? ({} as CallContext & { tool_name: string; revision?: McpRevision });
+  return from('mcp', mcp, ctx, revision ?? '');
 }
 
-/** A ToolResult as an MCP `CallToolResult` (`revision` 2025-11-25 by default; 2026-07-28 adds resultType). */
-export function toMcpCallToolResult(result: ToolResult | string, options: { revision?: '2025-11-25' | '2026-07-28' } = {}): Record<string, unknown> {
+/**
+ * A ToolResult as an MCP `CallToolResult` (`revision` 2025-11-25 by default).
+ * 2026-07-28 adds `resultType: "complete"` and writes any output as
+ * structuredContent; 2025-11-25 writes only object outputs there. Without
+ * content blocks the output is mirrored as one TextContent block.
+ */
+export function toMcpCallToolResult(result: ToolResult | string, options: { revision?: McpRevision } = {}): Record<string, unknown> {
   return to('mcp', result, options.revision ?? '');
 }
 
@@ -135,12 +154,38 @@ export function fromOpenAIToolOutput(output: unknown, context: CallContext & { t
   return from('openai', output, context);
 }
 
-/** A Vercel AI SDK `tool-result` part (output typed text, json or content) or `tool-error` part. */
-export function toVercelToolPart(result: ToolResult | string): Record<string, unknown> {
-  return to('vercel', result);
+/**
+ * Where a Vercel AI SDK part goes: `tool-message` — a part of a
+ * `{ role: 'tool' }` model message (`ToolResultPart`; what the model reads
+ * back; failures are output `error-text` / `error-json`); `step-content` — a
+ * part of a generation step's `content` (`tool-result` with `input` and the
+ * raw output, or `tool-error`).
+ */
+export type VercelPartShape = 'tool-message' | 'step-content';
+
+/** A Vercel AI SDK part of a tool message (`ToolResultPart`, the default) or of a step's content (`{ as: 'step-content' }`). */
+export function toVercelToolPart(result: ToolResult | string, options: { as?: VercelPartShape } = {}): Record<string, unknown> {
+  return to('vercel', result, options.as ?? '');
 }
 
-/** A Vercel AI SDK `tool-result` / `tool-error` part as a ToolResult (it carries the tool name and input). */
-export function fromVercelToolPart(part: unknown, context?: CallContext): ToolResult {
-  return from('vercel', part, context);
+/** A Vercel AI SDK part as a ToolResult. Without `as`, a part with `input` (or a `tool-error`) is step content, else a tool-message part. */
+export function fromVercelToolPart(part: unknown, context?: CallContext & { as?: VercelPartShape }): ToolResult {
+  const { as, ...ctx } = context ?? {};
+  return from('vercel', part, ctx, as ?? '');
+}
+
+/** A Vercel AI SDK tool message (`{ role: 'tool', content }`, accepted by the SDK's `toolModelMessageSchema`) with one part per result. */
+export function toVercelToolMessage(results: Array<ToolResult | string>): { role: 'tool'; content: Record<string, unknown>[] } {
+  if (!Array.isArray(results)) throw new ToolResultError('invalid_input', 'toVercelToolMessage takes an array of results');
+  return { role: 'tool', content: results.map((r) => toVercelToolPart(r)) };
+}
+
+/** The `tool-result` parts of a Vercel AI SDK tool message as ToolResults (approval responses are skipped). */
+export function fromVercelToolMessage(message: unknown, context?: CallContext): ToolResult[] {
+  const m = message as { role?: unknown; content?: unknown } | null;
+  if (m === null || typeof m !== 'object' || m.role !== 'tool' || !Array.isArray(m.content)) {
+    throw new ToolResultError('invalid_input', "a tool message is { role: 'tool', content: [parts] }");
+  }
+  const parts = m.content as Array<{ type?: unknown }>;
+  return parts.filter((p) => p?.type !== 'tool-approval-response').map((p) => fromVercelToolPart(p, { ...context, as: 'tool-message' }));
 }

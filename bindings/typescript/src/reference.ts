@@ -83,7 +83,7 @@ export function summarize(result: ToolResult | string): string {
  * Seed 003's reference message for a result stored under `dialog_id`:
  * `{ tool_call_id, tool_name, status, metadata: { size_bytes, summary,
  * truncated_preview }, result_ref: { storage_type, dialog_id, tool_call_id } }`.
- * The preview is whole lines of the output (default 500 characters).
+ * The preview is `previewResult(result, { maxChars: previewChars })`.
  */
 export function toReference(result: ToolResult, options: { dialog_id: string; previewChars?: number }): ToolResultReference {
   if (!options || typeof options.dialog_id !== 'string' || options.dialog_id === '') {
@@ -95,6 +95,22 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
   const summary = customSummary(result) ?? '';
   const json = resultText(result);
   return unwrap<ToolResultReference>(schemaEngine.call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
+}
+
+/**
+ * What a result says, as the text a person or model reads first: content
+ * blocks' text (images as `[image: mime, size]`), else the output — a string
+ * as itself, an object's main text (`content`, `text`, `stdout` + `stderr`,
+ * `output`, `body`, …) as real lines and then its other fields one per line.
+ * Whole lines within `maxChars` (default 500); a cut ends with a note naming
+ * `get_tool_result`. The rule behind `toReference`, `prepareHistory` and the
+ * stores' listings (README "Previews").
+ */
+export function previewResult(result: ToolResult | string, options: { maxChars?: number } = {}): string {
+  const chars = options.maxChars ?? 500;
+  if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${chars}`);
+  const json = resultText(result);
+  return unwrap<string>(schemaEngine.call((w) => w.preview_result(json, chars)));
 }
 
 function isToolResult(x: unknown): x is ToolResult {

@@ -179,7 +179,7 @@ export type ToolDefinitionInput = ToolDefinition | { name: string; inputSchema?:
 /** An MCP `CallToolResult` (the fields the output check reads). */
 export interface McpCallToolResultLike {
   content?: unknown[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
   isError?: boolean;
   [k: string]: unknown;
 }

@@ -1,4 +1,4 @@
-use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::convert::{self, CallContext, McpRevision, VercelShape};
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::migrate::{self, MigrationContext};
 use toolresult::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
@@ -49,12 +49,50 @@ pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) 
     })())
 }
 
+/// An MCP revision by name; `""` is `default`.
+fn mcp_revision(
+    revision: &str,
+    default: Option<McpRevision>,
+) -> Result<Option<McpRevision>, Issues> {
+    if revision.is_empty() {
+        return Ok(default);
+    }
+    McpRevision::parse(revision).map(Some).ok_or_else(|| {
+        Issues::from(Issue::new(
+            "/revision",
+            IssueCode::UnsupportedVersion,
+            format!(
+                "MCP revision `{revision}` is not supported; supported: {}",
+                McpRevision::SUPPORTED.join(", ")
+            ),
+        ))
+    })
+}
+
+/// A Vercel AI SDK part shape by name (`tool-message`, `step-content`); `""` is `None`.
+fn vercel_shape(shape: &str) -> Result<Option<VercelShape>, Issues> {
+    match shape {
+        "" => Ok(None),
+        "tool-message" => Ok(Some(VercelShape::ToolMessage)),
+        "step-content" => Ok(Some(VercelShape::StepContent)),
+        other => Err(Issues::from(Issue::new(
+            "/as",
+            IssueCode::InvalidOptions,
+            format!(
+                "unknown Vercel AI SDK part shape `{other}`; expected tool-message or step-content"
+            ),
+        ))),
+    }
+}
+
 /// `from`: `mcp`, `anthropic`, `openai` or `vercel` → a ToolResult.
+/// `variant`: the MCP revision (`""`: either) or the Vercel part shape (`""`: by the part).
 #[wasm_bindgen]
 pub fn tool_result_from(
     from: &str,
     input_json: &str,
     context_json: &str,
+    variant: &str,
     now_unix_ms: f64,
 ) -> String {
     outcome((|| {
@@ -62,10 +100,10 @@ pub fn tool_result_from(
         let ctx: CallContext = options_from_json(context_json, "context")?;
         let stamp = stamp(now_unix_ms)?;
         match from {
-            "mcp" => convert::from_mcp(&input, &ctx, stamp),
+            "mcp" => convert::from_mcp(&input, &ctx, mcp_revision(variant, None)?, stamp),
             "anthropic" => convert::from_anthropic(&input, &ctx, stamp),
             "openai" => convert::from_openai(&input, &ctx, stamp),
-            "vercel" => convert::from_vercel(&input, &ctx, stamp),
+            "vercel" => convert::from_vercel(&input, &ctx, vercel_shape(variant)?, stamp),
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,
@@ -76,9 +114,10 @@ pub fn tool_result_from(
 }
 
 /// `to`: `mcp`, `anthropic`, `openai-function-call-output`, `openai-chat` or
-/// `vercel`; `revision` for MCP (`2025-11-25` by default).
+/// `vercel`; `variant`: the MCP revision (`2025-11-25` by default) or the
+/// Vercel part shape (`tool-message` by default).
 #[wasm_bindgen]
-pub fn tool_result_to(to: &str, tool_result_json: &str, revision: &str) -> String {
+pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String {
     outcome((|| {
         let tr = parse_str(tool_result_json, LIMITS)?;
         let found = Validator::new(EnvelopeKind::ToolResult, ValidationOptions::default())?
@@ -88,27 +127,17 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, revision: &str) -> Strin
         }
         match to {
             "mcp" => {
-                let rev = if revision.is_empty() {
-                    Some(McpRevision::V2025_11_25)
-                } else {
-                    McpRevision::parse(revision)
-                };
-                let rev = rev.ok_or_else(|| {
-                    Issues::from(Issue::new(
-                        "/revision",
-                        IssueCode::UnsupportedVersion,
-                        format!(
-                            "MCP revision `{revision}` is not supported; supported: {}",
-                            McpRevision::SUPPORTED.join(", ")
-                        ),
-                    ))
-                })?;
+                let rev = mcp_revision(variant, Some(McpRevision::V2025_11_25))?
+                    .unwrap_or(McpRevision::V2025_11_25);
                 convert::to_mcp(&tr, rev)
             }
             "anthropic" => convert::to_anthropic(&tr),
             "openai-function-call-output" => convert::to_openai_function_call_output(&tr),
             "openai-chat" => convert::to_openai_chat_tool_message(&tr),
-            "vercel" => convert::to_vercel(&tr),
+            "vercel" => convert::to_vercel(
+                &tr,
+                vercel_shape(variant)?.unwrap_or(VercelShape::ToolMessage),
+            ),
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,

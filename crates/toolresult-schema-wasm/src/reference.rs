@@ -1,4 +1,4 @@
-use toolresult::{parse_tool_result, summarize, to_reference, ValidationOptions};
+use toolresult::{parse_tool_result, result_preview, summarize, to_reference, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
 use toolresult::reply::outcome;
@@ -22,5 +22,14 @@ pub fn reference_for(
             let summary = (!summary.is_empty()).then(|| summary.to_owned());
             to_reference(&r, dialog_id, summary, preview_chars)
         }),
+    )
+}
+
+/// What a ToolResult says, in whole lines within `max_chars` (README "Previews").
+#[wasm_bindgen]
+pub fn preview_result(result_json: &str, max_chars: usize) -> String {
+    outcome(
+        parse_tool_result(result_json, &ValidationOptions::default())
+            .map(|r| result_preview(&r, max_chars)),
     )
 }

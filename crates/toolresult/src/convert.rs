@@ -179,8 +179,56 @@ fn error_message(tr: &Map<String, Value>) -> String {
 
 /// MCP `CallToolResult` → ToolResult. `isError` makes a `failed` result
 /// (error_code TOOL_ERROR, the text blocks as message). Every field is kept.
-pub fn from_mcp(mcp: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, Issues> {
+///
+/// `revision` is the protocol revision the result was received under; `None`
+/// accepts what either shipped revision allows. The revisions differ for tool
+/// results in three ways (README "Supported shapes", MCP revisions):
+/// - `structuredContent` is an object in 2025-11-25 and any JSON value in
+///   2026-07-28 (`null` included: it is kept as `output: null`);
+/// - `resultType` is required in 2026-07-28 (absent reads as `complete`, as
+///   the revision tells clients to treat results of earlier servers); an
+///   `input_required` result is not a finished call and is refused;
+/// - a task-augmented call in 2025-11-25 answers with a `CreateTaskResult`
+///   (`task`), which is not a result yet and is refused.
+pub fn from_mcp(
+    mcp: &Value,
+    ctx: &CallContext,
+    revision: Option<McpRevision>,
+    stamp: Stamp,
+) -> Result<Value, Issues> {
     let o = object(mcp, "a CallToolResult")?;
+    if o.contains_key("task") && !o.contains_key("content") {
+        return Err(issue(
+            "/task",
+            IssueCode::UnsupportedValue,
+            String::from(
+                "this is a CreateTaskResult (a task-augmented call, MCP 2025-11-25), not a tool result yet: \
+                 poll the task (tasks/result) and convert the CallToolResult it returns",
+            ),
+        ));
+    }
+    if let Some(rt) = o.get("resultType") {
+        match rt.as_str() {
+            Some("complete") => {}
+            Some("input_required") => {
+                return Err(issue(
+                    "/resultType",
+                    IssueCode::UnsupportedValue,
+                    String::from(
+                        "resultType `input_required` (MCP 2026-07-28 InputRequiredResult): the call needs more input \
+                         (inputRequests) before it has a result; answer them, retry the call, and convert the final result",
+                    ),
+                ))
+            }
+            _ => {
+                return Err(issue(
+                    "/resultType",
+                    IssueCode::UnsupportedValue,
+                    format!("resultType {rt} is not a completed tool call; only `complete` converts to a ToolResult"),
+                ))
+            }
+        }
+    }
     known_fields(
         o,
         &[
@@ -199,25 +247,29 @@ pub fn from_mcp(mcp: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, I
             String::from("a CallToolResult needs a `content` array"),
         ));
     };
-    if let Some(rt) = o.get("resultType") {
-        if rt.as_str() != Some("complete") {
+    if let Some(meta) = o.get("_meta") {
+        if !meta.is_object() {
             return Err(issue(
-                "/resultType",
-                IssueCode::UnsupportedValue,
-                format!("resultType {rt} is not a completed tool call; only `complete` converts to a ToolResult"),
+                "/_meta",
+                IssueCode::InvalidType,
+                format!("_meta must be an object, got {}", json_type(meta)),
             ));
         }
     }
-    let structured = match o.get("structuredContent") {
-        None | Some(Value::Null) => None,
-        Some(v @ Value::Object(_)) => Some(v.clone()),
-        Some(v) => {
+    let structured = match (o.get("structuredContent"), revision) {
+        (None, _) => None,
+        (Some(v @ Value::Object(_)), _) => Some(v.clone()),
+        (Some(v), Some(McpRevision::V2025_11_25)) => {
             return Err(issue(
                 "/structuredContent",
                 IssueCode::InvalidType,
-                format!("structuredContent must be an object, got {}", json_type(v)),
+                format!(
+                    "structuredContent must be an object in MCP 2025-11-25, got {} (2026-07-28 allows any JSON value)",
+                    json_type(v)
+                ),
             ))
         }
+        (Some(v), _) => Some(v.clone()),
     };
     let is_error = match o.get("isError") {
         None | Some(Value::Null) => false,
@@ -238,7 +290,8 @@ pub fn from_mcp(mcp: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, I
             text
         }
     });
-    build(
+    let null_output = structured.as_ref().is_some_and(Value::is_null);
+    let mut tr = build(
         ctx,
         (None, None),
         structured,
@@ -246,12 +299,34 @@ pub fn from_mcp(mcp: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, I
         o.get("_meta").cloned(),
         error,
         stamp,
-    )
+    )?;
+    if null_output {
+        // The builder treats null as "no output"; MCP 2026-07-28 `null` is a value.
+        insert_output(&mut tr, Value::Null);
+    }
+    Ok(tr)
+}
+
+/// Puts `output` right after `input`, where the builder writes it.
+fn insert_output(tr: &mut Value, output: Value) {
+    if let Value::Object(o) = tr {
+        let rest: Vec<(String, Value)> = core::mem::take(o).into_iter().collect();
+        for (k, v) in rest {
+            let after_input = k == "input";
+            o.insert(k, v);
+            if after_input {
+                o.insert("output".into(), output.clone());
+            }
+        }
+    }
 }
 
 /// ToolResult → MCP `CallToolResult`. Without content blocks, the output is
 /// mirrored into one TextContent block (as the spec recommends for structured
 /// results); `isError` is written only when true (absent means false).
+/// `structuredContent` is the output: any value under 2026-07-28 (an explicit
+/// `output: null` too), objects only under 2025-11-25 (others are in the
+/// text mirror only).
 pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
     let tr = tool_result_parts(tr)?;
     let mut out = Map::new();
@@ -273,8 +348,14 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
         }
     };
     out.insert("content".into(), content);
-    if let Some(v @ Value::Object(_)) = output {
-        out.insert("structuredContent".into(), v.clone());
+    match (tr.get("output"), revision) {
+        (Some(v @ Value::Object(_)), _) => {
+            out.insert("structuredContent".into(), v.clone());
+        }
+        (Some(v), McpRevision::V2026_07_28) => {
+            out.insert("structuredContent".into(), v.clone());
+        }
+        _ => {}
     }
     if failed(tr) {
         out.insert("isError".into(), Value::Bool(true));
@@ -538,37 +619,129 @@ fn mcp_block_from_anthropic(b: &Value) -> Value {
 
 // ---------------------------------------------------------------- Vercel AI SDK
 
-/// Vercel AI SDK tool part: `tool-result` with a typed `output` (`text`,
-/// `json`, or `content` with text and media parts), or `tool-error`.
-pub fn to_vercel(tr: &Value) -> Result<Value, Issues> {
+/// The two places a tool result appears in the Vercel AI SDK (v5, v6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VercelShape {
+    /// A `tool-result` part of a `{ role: "tool" }` model message
+    /// (`ToolResultPart`): what goes back to the model in the conversation.
+    /// `output` is typed: `text`, `json`, `content`, `error-text`,
+    /// `error-json` or `execution-denied`. No `input`.
+    ToolMessage,
+    /// A `tool-result` / `tool-error` part of a generation step's `content`
+    /// (`TypedToolResult` / `TypedToolError`): `input` and the tool's raw
+    /// `output`, or its `error`.
+    StepContent,
+}
+
+/// Optional fields of the SDK's parts that ToolResult has no field for; they
+/// travel in `meta` under `ai-sdk/<field>` and come back out unchanged.
+const VERCEL_CARRIED: &[&str] = &[
+    "providerOptions",
+    "providerExecuted",
+    "providerMetadata",
+    "dynamic",
+    "title",
+    "toolMetadata",
+];
+const VERCEL_META_PREFIX: &str = "ai-sdk/";
+
+/// `error_message` of a denied call whose `execution-denied` output had no reason.
+const DENIED_WITHOUT_REASON: &str = "the tool call was denied (execution-denied)";
+/// `error_code` of a denied call.
+const EXECUTION_DENIED: &str = "EXECUTION_DENIED";
+
+/// ToolResult → a Vercel AI SDK part, in the shape asked for (see
+/// [`VercelShape`]). In a tool message a failure is a `tool-result` part with
+/// output `error-text` (or `error-json`, for a failure that came from one), a
+/// denied call (`permission_denied` + `EXECUTION_DENIED`) is
+/// `execution-denied`; in step content a failure is a `tool-error` part.
+pub fn to_vercel(tr: &Value, shape: VercelShape) -> Result<Value, Issues> {
     let t = tool_result_parts(tr)?;
     let id = call_id(t)?;
     let input = t.get("input").cloned().unwrap_or(Value::Null);
     let name = input.get("tool_name").cloned().unwrap_or(Value::Null);
     let args = input.get("parameters").cloned().unwrap_or(json!({}));
-    if failed(t) {
-        return Ok(
-            json!({"type": "tool-error", "toolCallId": id, "toolName": name, "input": args, "error": error_message(t)}),
-        );
+    let mut part = Map::new();
+    match shape {
+        VercelShape::StepContent => {
+            let kind = if failed(t) {
+                "tool-error"
+            } else {
+                "tool-result"
+            };
+            part.insert("type".into(), json!(kind));
+            part.insert("toolCallId".into(), Value::String(id));
+            part.insert("toolName".into(), name);
+            part.insert("input".into(), args);
+            if failed(t) {
+                part.insert("error".into(), Value::String(error_message(t)));
+            } else {
+                let output = t.get("output").cloned().unwrap_or(Value::Null);
+                part.insert("output".into(), output);
+            }
+        }
+        VercelShape::ToolMessage => {
+            part.insert("type".into(), json!("tool-result"));
+            part.insert("toolCallId".into(), Value::String(id));
+            part.insert("toolName".into(), name);
+            part.insert("output".into(), vercel_output(t));
+        }
     }
-    let output = match (t.get("content"), t.get("output").filter(|v| !v.is_null())) {
+    if let Some(Value::Object(meta)) = t.get("meta") {
+        for (k, v) in meta {
+            if let Some(field) = k.strip_prefix(VERCEL_META_PREFIX) {
+                if VERCEL_CARRIED.contains(&field) {
+                    part.insert(field.into(), v.clone());
+                }
+            }
+        }
+    }
+    Ok(Value::Object(part))
+}
+
+/// The typed `output` of a tool-message part.
+fn vercel_output(t: &Map<String, Value>) -> Value {
+    if failed(t) {
+        let message = error_message(t);
+        if str_of(t, "status") == Some("permission_denied")
+            && str_of(t, "error_code") == Some(EXECUTION_DENIED)
+        {
+            return if message == DENIED_WITHOUT_REASON {
+                json!({"type": "execution-denied"})
+            } else {
+                json!({"type": "execution-denied", "reason": message})
+            };
+        }
+        return match t.get("output") {
+            // A failure read from `error-json` keeps the value as its output
+            // and that value's JSON text as its message.
+            Some(v) if json_text(v) == message => {
+                json!({"type": "error-json", "value": v})
+            }
+            _ => json!({"type": "error-text", "value": message}),
+        };
+    }
+    match (t.get("content"), t.get("output")) {
         (Some(Value::Array(blocks)), _) => {
             json!({"type": "content", "value": blocks.iter().map(vercel_part).collect::<Vec<_>>()})
         }
-        (None, Some(Value::String(s))) => json!({"type": "text", "value": s}),
-        (None, Some(v)) => json!({"type": "json", "value": v}),
+        (_, Some(Value::String(s))) => json!({"type": "text", "value": s}),
+        // An explicit `output: null` is the JSON value null.
+        (_, Some(v)) => json!({"type": "json", "value": v}),
         _ => json!({"type": "text", "value": ""}),
-    };
-    Ok(
-        json!({"type": "tool-result", "toolCallId": id, "toolName": name, "input": args, "output": output}),
-    )
+    }
 }
 
 fn vercel_part(b: &Value) -> Value {
     let o = b.as_object();
     match o.and_then(|o| str_of(o, "type")) {
-        Some("image" | "audio") => json!({
-            "type": "media",
+        Some("image") => json!({
+            "type": "image-data",
+            "data": o.and_then(|o| o.get("data")).cloned().unwrap_or(Value::Null),
+            "mediaType": o.and_then(|o| o.get("mimeType")).cloned().unwrap_or(Value::Null),
+        }),
+        Some("audio") => json!({
+            "type": "file-data",
             "data": o.and_then(|o| o.get("data")).cloned().unwrap_or(Value::Null),
             "mediaType": o.and_then(|o| o.get("mimeType")).cloned().unwrap_or(Value::Null),
         }),
@@ -576,73 +749,240 @@ fn vercel_part(b: &Value) -> Value {
     }
 }
 
-/// Vercel AI SDK `tool-result` / `tool-error` part → ToolResult.
-pub fn from_vercel(v: &Value, ctx: &CallContext, stamp: Stamp) -> Result<Value, Issues> {
+/// Vercel AI SDK part → ToolResult. `shape` `None` decides by the part:
+/// step-content parts always carry `input` (and a `tool-error` is only step
+/// content); tool-message parts never do.
+pub fn from_vercel(
+    v: &Value,
+    ctx: &CallContext,
+    shape: Option<VercelShape>,
+    stamp: Stamp,
+) -> Result<Value, Issues> {
     let o = object(v, "a tool part")?;
     let kind = str_of(o, "type");
-    let allowed: &[&str] = &[
-        "type",
-        "toolCallId",
-        "toolName",
-        "input",
-        "output",
-        "error",
-        "providerOptions",
-        "providerExecuted",
-    ];
-    known_fields(o, allowed, "a tool part")?;
+    let shape = shape.unwrap_or(if o.contains_key("input") || kind == Some("tool-error") {
+        VercelShape::StepContent
+    } else {
+        VercelShape::ToolMessage
+    });
+    let mut allowed = alloc::vec!["type", "toolCallId", "toolName"];
+    allowed.extend_from_slice(VERCEL_CARRIED);
+    match shape {
+        VercelShape::ToolMessage => allowed.push("output"),
+        VercelShape::StepContent => {
+            allowed.extend_from_slice(&["input", "output", "error", "preliminary"]);
+        }
+    }
+    let what = match shape {
+        VercelShape::ToolMessage => "a tool-message part (ToolResultPart)",
+        VercelShape::StepContent => "a step-content tool part",
+    };
+    if shape == VercelShape::ToolMessage && kind == Some("tool-error") {
+        return Err(issue(
+            "/type",
+            IssueCode::InvalidEnum,
+            String::from("a tool message has no tool-error parts; failures there are tool-result parts with output error-text or error-json"),
+        ));
+    }
+    known_fields(o, &allowed, what)?;
+    if o.get("preliminary") == Some(&Value::Bool(true)) {
+        return Err(issue(
+            "/preliminary",
+            IssueCode::UnsupportedValue,
+            String::from(
+                "a preliminary tool result is a streamed partial value; convert the final one",
+            ),
+        ));
+    }
     let mut ctx = ctx.clone();
     if let Some(Value::Object(args)) = o.get("input") {
         ctx.arguments = Some(args.clone());
     }
     let id = str_of(o, "toolCallId").map(String::from);
     let name = str_of(o, "toolName").map(String::from);
-    match kind {
-        Some("tool-error") => {
+    let mut meta = Map::new();
+    for field in VERCEL_CARRIED {
+        if let Some(v) = o.get(*field) {
+            meta.insert(format!("{VERCEL_META_PREFIX}{field}"), v.clone());
+        }
+    }
+    let meta = (!meta.is_empty()).then_some(Value::Object(meta));
+    let built = match (shape, kind) {
+        (VercelShape::StepContent, Some("tool-error")) => {
             let message = match o.get("error") {
                 Some(Value::String(s)) => s.clone(),
                 Some(v) => json_text(v),
                 None => String::from("the tool failed"),
             };
-            build(&ctx, (id, name), None, None, None, Some(message), stamp)
+            build(&ctx, (id, name), None, None, meta, Some(message), stamp)
         }
-        Some("tool-result") => {
-            let out = o.get("output").and_then(Value::as_object).ok_or_else(|| {
-                issue(
-                    "/output",
-                    IssueCode::MissingField,
-                    String::from("a tool-result part needs an output object"),
-                )
-            })?;
-            let value = out.get("value").cloned().unwrap_or(Value::Null);
-            match str_of(out, "type") {
-                Some("text" | "json") => build(&ctx, (id, name), Some(value), None, None, None, stamp),
-                Some("error-text" | "error-json") => {
-                    let message = value.as_str().map(String::from).unwrap_or_else(|| json_text(&value));
-                    build(&ctx, (id, name), None, None, None, Some(message), stamp)
-                }
-                Some("content") => {
-                    let parts = value.as_array().cloned().unwrap_or_default();
-                    let blocks: Vec<Value> = parts
-                        .iter()
-                        .map(|p| match p.get("type").and_then(Value::as_str) {
-                            Some("media") => {
-                                let mime = p.get("mediaType").and_then(Value::as_str).unwrap_or("");
-                                let kind = if mime.starts_with("audio/") { "audio" } else { "image" };
-                                json!({"type": kind, "data": p.get("data").cloned().unwrap_or(Value::Null), "mimeType": mime})
-                            }
-                            _ => p.clone(),
-                        })
-                        .collect();
-                    build(&ctx, (id, name), None, Some(Value::Array(blocks)), None, None, stamp)
-                }
-                other => Err(issue("/output/type", IssueCode::InvalidEnum, format!("unknown output type {other:?}; expected text, json, error-text, error-json or content"))),
-            }
+        (VercelShape::StepContent, Some("tool-result")) => {
+            let output = o.get("output").cloned();
+            build(&ctx, (id, name), output, None, meta, None, stamp)
+        }
+        (VercelShape::ToolMessage, Some("tool-result")) => {
+            from_vercel_output(o, &ctx, (id, name), meta, stamp)
         }
         _ => Err(issue(
             "/type",
             IssueCode::InvalidEnum,
             String::from("expected type \"tool-result\" or \"tool-error\""),
         )),
+    }?;
+    Ok(built)
+}
+
+fn from_vercel_output(
+    o: &Map<String, Value>,
+    ctx: &CallContext,
+    ids: (Option<String>, Option<String>),
+    meta: Option<Value>,
+    stamp: Stamp,
+) -> Result<Value, Issues> {
+    let out = o.get("output").and_then(Value::as_object).ok_or_else(|| {
+        issue(
+            "/output",
+            IssueCode::MissingField,
+            String::from("a tool-result part needs an output object"),
+        )
+    })?;
+    let kind = str_of(out, "type");
+    let allowed: &[&str] = match kind {
+        Some("execution-denied") => &["type", "reason", "providerOptions"],
+        Some("content") => &["type", "value"],
+        _ => &["type", "value", "providerOptions"],
+    };
+    if let Some(k) = out.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(issue(
+            &format!("/output/{k}"),
+            IssueCode::UnknownField,
+            format!("unknown field `{k}` in the output; it would be lost in conversion"),
+        ));
     }
+    if out.contains_key("providerOptions") {
+        return Err(issue(
+            "/output/providerOptions",
+            IssueCode::UnsupportedValue,
+            String::from(
+                "providerOptions on the output has no place in a ToolResult; put it on the part",
+            ),
+        ));
+    }
+    let value = out.get("value").cloned().unwrap_or(Value::Null);
+    match kind {
+        Some("text") => match value {
+            Value::String(_) => build(ctx, ids, Some(value), None, meta, None, stamp),
+            other => Err(issue(
+                "/output/value",
+                IssueCode::InvalidType,
+                format!("a text output's value is a string, got {}", json_type(&other)),
+            )),
+        },
+        Some("json") => {
+            let null = value.is_null();
+            let mut tr = build(ctx, ids, Some(value), None, meta, None, stamp)?;
+            if null {
+                insert_output(&mut tr, Value::Null);
+            }
+            Ok(tr)
+        }
+        Some("error-text") => match value {
+            Value::String(message) => build(ctx, ids, None, None, meta, Some(message), stamp),
+            other => Err(issue(
+                "/output/value",
+                IssueCode::InvalidType,
+                format!("an error-text output's value is a string, got {}", json_type(&other)),
+            )),
+        },
+        Some("error-json") => {
+            // The value stays as the output; its JSON text is the message.
+            let message = json_text(&value);
+            let null = value.is_null();
+            let mut tr = build(ctx, ids, Some(value), None, meta, Some(message), stamp)?;
+            if null {
+                insert_output(&mut tr, Value::Null);
+            }
+            Ok(tr)
+        }
+        Some("execution-denied") => {
+            let reason = match out.get("reason") {
+                None => String::from(DENIED_WITHOUT_REASON),
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => {
+                    return Err(issue(
+                        "/output/reason",
+                        IssueCode::InvalidType,
+                        format!("reason is a string, got {}", json_type(other)),
+                    ))
+                }
+            };
+            let mut tr = build(ctx, ids, None, None, meta, Some(reason), stamp)?;
+            tr["status"] = json!("permission_denied");
+            tr["error_code"] = json!(EXECUTION_DENIED);
+            Ok(tr)
+        }
+        Some("content") => {
+            let Value::Array(parts) = value else {
+                return Err(issue(
+                    "/output/value",
+                    IssueCode::InvalidType,
+                    String::from("a content output's value is an array of parts"),
+                ));
+            };
+            let mut blocks = Vec::with_capacity(parts.len());
+            for (i, p) in parts.iter().enumerate() {
+                blocks.push(mcp_block_from_vercel(p, i)?);
+            }
+            build(ctx, ids, None, Some(Value::Array(blocks)), meta, None, stamp)
+        }
+        other => Err(issue(
+            "/output/type",
+            IssueCode::InvalidEnum,
+            format!("unknown output type {other:?}; expected text, json, content, error-text, error-json or execution-denied"),
+        )),
+    }
+}
+
+/// A content part of a tool-message output as an MCP content block. Parts
+/// that name a file or image by URL or provider id have no MCP block and are
+/// refused rather than dropped.
+fn mcp_block_from_vercel(p: &Value, i: usize) -> Result<Value, Issues> {
+    let path = format!("/output/value/{i}");
+    let o = p.as_object().ok_or_else(|| {
+        issue(
+            &path,
+            IssueCode::InvalidType,
+            String::from("a content part is an object"),
+        )
+    })?;
+    let data = || o.get("data").cloned().unwrap_or(Value::Null);
+    let mime = str_of(o, "mediaType").unwrap_or("");
+    let media_kind = if mime.starts_with("audio/") {
+        "audio"
+    } else {
+        "image"
+    };
+    let (allowed, block): (&[&str], Value) = match str_of(o, "type") {
+        Some("text") => (&["type", "text"], json!({"type": "text", "text": o.get("text").cloned().unwrap_or(Value::Null)})),
+        Some("media") => (&["type", "data", "mediaType"], json!({"type": media_kind, "data": data(), "mimeType": mime})),
+        Some("image-data") => (&["type", "data", "mediaType"], json!({"type": "image", "data": data(), "mimeType": mime})),
+        Some("file-data") if media_kind == "audio" || mime.starts_with("image/") => {
+            (&["type", "data", "mediaType"], json!({"type": media_kind, "data": data(), "mimeType": mime}))
+        }
+        other => {
+            return Err(issue(
+                &format!("{path}/type"),
+                IssueCode::UnsupportedValue,
+                format!("content part type {other:?} has no MCP content block (text, image-data, media, and image or audio file-data convert)"),
+            ))
+        }
+    };
+    if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(issue(
+            &format!("{path}/{k}"),
+            IssueCode::UnknownField,
+            format!("unknown field `{k}` in a content part; it would be lost in conversion"),
+        ));
+    }
+    Ok(block)
 }

@@ -39,6 +39,7 @@ pub mod json;
 mod meaning;
 pub mod migrate;
 pub mod options;
+pub mod preview;
 pub mod reference;
 pub mod reply;
 mod serde_count;
@@ -60,6 +61,7 @@ pub use check::{is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_ti
 pub use definition::ToolDefinition;
 pub use issue::{Issue, IssueCode, IssueLevel, Issues};
 pub use options::ValidationOptions;
+pub use preview::{result_preview, result_text};
 pub use reference::{to_reference, ToolResultReference};
 pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
 pub use store::{HistoryQuery, ResultStore, RetentionPolicy};

@@ -2,21 +2,15 @@
 //! when the full result is stored aside — who ran, the status, the size, a
 //! summary and a preview of whole lines — and where to get the rest.
 
-use alloc::format;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
+use crate::preview::result_preview;
 use crate::status::ToolStatus;
 use crate::summarize::summarize;
 use crate::tool_result::ToolResult;
-use crate::truncate::preview;
 
-/// Characters of output kept in a reference's preview (seed 003 raised it
-/// from 200 to 500 so models stop re-running tools to see what they got).
-pub const DEFAULT_PREVIEW_CHARS: usize = 500;
-
-/// Where a preview that left text out says so.
-pub const TRUNCATION_NOTE: &str = "\n… (truncated; call get_tool_result for the full result)";
+pub use crate::preview::{DEFAULT_PREVIEW_CHARS, TRUNCATION_NOTE};
 
 /// Seed 003's tool message: a stored result's reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -39,7 +33,7 @@ pub struct ReferenceMetadata {
     pub size_bytes: u64,
     /// One line: what ran, on what, with what outcome.
     pub summary: String,
-    /// The first whole lines of the output (JSON outputs pretty-printed).
+    /// The first whole lines of what the result says (README "Previews").
     pub truncated_preview: String,
 }
 
@@ -61,16 +55,6 @@ pub fn call_id(result: &ToolResult) -> &str {
         .tool_call_id
         .as_deref()
         .unwrap_or(&result.metadata.execution_id)
-}
-
-/// The output as text for previews: strings as they are, other values as
-/// pretty JSON (so they have lines), failures as their error message.
-pub fn output_text(result: &ToolResult) -> String {
-    match result.output.as_ref() {
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(serde_json::Value::Null) | None => result.error_message.clone().unwrap_or_default(),
-        Some(v) => serde_json::to_string_pretty(v).unwrap_or_default(),
-    }
 }
 
 /// Bytes of the output as compact JSON (`output_size` when the result has it).
@@ -97,10 +81,7 @@ pub fn to_reference(
     preview_chars: usize,
 ) -> ToolResultReference {
     let id = String::from(call_id(result));
-    let (mut shown, cut) = preview(&output_text(result), preview_chars);
-    if cut {
-        shown = format!("{shown}{TRUNCATION_NOTE}");
-    }
+    let shown = result_preview(result, preview_chars);
     ToolResultReference {
         tool_call_id: id.clone(),
         tool_name: result.input.tool_name.clone(),

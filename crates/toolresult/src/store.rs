@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::parse_timestamp;
 use crate::issue::{Issue, IssueCode, Issues};
+use crate::preview::{result_preview, DEFAULT_PREVIEW_CHARS};
 use crate::reference::{call_id, output_bytes};
 use crate::status::ToolStatus;
 use crate::summarize::summarize;
@@ -74,6 +75,8 @@ pub struct StoredMeta {
     pub stored_bytes: u64,
     pub output_truncated: bool,
     pub summary: String,
+    /// The first whole lines of what the result says (README "Previews").
+    pub preview: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -264,6 +267,7 @@ impl ResultStore {
             stored_bytes: text.len() as u64,
             output_truncated: result.metadata.output_truncated,
             summary: summary.unwrap_or_else(|| summarize(&result)),
+            preview: result_preview(&result, DEFAULT_PREVIEW_CHARS),
         };
         self.count(&result, &meta);
         self.bytes += meta.stored_bytes;

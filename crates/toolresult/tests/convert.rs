@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::convert::{self, CallContext, McpRevision, VercelShape};
 use toolresult::migrate::{self, MigrationContext};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
@@ -36,12 +36,26 @@ fn run(case: &Value) -> Result<Value, toolresult::Issues> {
     }
     let ctx: CallContext = serde_json::from_value(case["context"].clone()).unwrap();
     match from {
-        "mcp" => convert::from_mcp(&input, &ctx, STAMP),
+        "mcp" => convert::from_mcp(&input, &ctx, revision(case), STAMP),
         "anthropic" => convert::from_anthropic(&input, &ctx, STAMP),
         "openai" => convert::from_openai(&input, &ctx, STAMP),
-        "vercel" => convert::from_vercel(&input, &ctx, STAMP),
+        "vercel" => convert::from_vercel(&input, &ctx, shape(case), STAMP),
         other => panic!("unknown source {other}"),
     }
+}
+
+fn revision(case: &Value) -> Option<McpRevision> {
+    case["revision"]
+        .as_str()
+        .map(|r| McpRevision::parse(r).unwrap())
+}
+
+fn shape(case: &Value) -> Option<VercelShape> {
+    case["as"].as_str().map(|s| match s {
+        "tool-message" => VercelShape::ToolMessage,
+        "step-content" => VercelShape::StepContent,
+        other => panic!("unknown shape {other}"),
+    })
 }
 
 #[test]
@@ -76,21 +90,57 @@ fn every_fixture_case_gives_its_expected_outcome() {
 
 #[test]
 fn mcp_round_trips_are_lossless() {
-    for (file, rev) in [
-        ("mcp-text.json", McpRevision::V2025_11_25),
-        ("mcp-structured.json", McpRevision::V2025_11_25),
-        ("mcp-error.json", McpRevision::V2025_11_25),
-        ("mcp-all-blocks.json", McpRevision::V2025_11_25),
-        ("mcp-2026.json", McpRevision::V2026_07_28),
-    ] {
+    let cases = read("cases.json");
+    let ctx = CallContext {
+        tool_name: Some("t".into()),
+        ..Default::default()
+    };
+    let mut n = 0;
+    for case in cases.as_array().unwrap() {
+        if case["from"] != "mcp" || case["expect"] != "ok" {
+            continue;
+        }
+        let file = case["file"].as_str().unwrap();
         let mcp = read(file);
-        let ctx = CallContext {
-            tool_name: Some("t".into()),
-            ..Default::default()
-        };
-        let tr = convert::from_mcp(&mcp, &ctx, STAMP).unwrap();
+        let rev = revision(case).unwrap_or(McpRevision::V2025_11_25);
+        let tr = convert::from_mcp(&mcp, &ctx, Some(rev), STAMP).unwrap();
+        if mcp.get("structuredContent").is_some() {
+            assert_eq!(tr["output"], mcp["structuredContent"], "{file}");
+        }
         assert_eq!(convert::to_mcp(&tr, rev).unwrap(), mcp, "{file}");
+        n += 1;
     }
+    assert!(n >= 11, "{n} MCP cases");
+}
+
+#[test]
+fn mcp_structured_content_of_every_json_type_per_revision() {
+    let ctx = CallContext {
+        tool_name: Some("t".into()),
+        ..Default::default()
+    };
+    for value in [
+        json!([1, 2]),
+        json!("text"),
+        json!(3.5),
+        json!(true),
+        json!(null),
+        json!({"a": 1}),
+    ] {
+        let mcp = json!({"content": [], "structuredContent": value, "resultType": "complete"});
+        let tr = convert::from_mcp(&mcp, &ctx, None, STAMP).unwrap();
+        assert_eq!(tr.get("output"), Some(&value));
+        assert!(validate_tool_result(&tr.to_string(), &ValidationOptions::default()).is_empty());
+        assert_eq!(convert::to_mcp(&tr, McpRevision::V2026_07_28).unwrap(), mcp);
+        let old = convert::to_mcp(&tr, McpRevision::V2025_11_25).unwrap();
+        assert_eq!(old.get("structuredContent").is_some(), value.is_object());
+        assert_eq!(old.get("resultType"), None);
+        let refused = convert::from_mcp(&mcp, &ctx, Some(McpRevision::V2025_11_25), STAMP);
+        assert_eq!(refused.is_err(), !value.is_object(), "{value}");
+    }
+    // A result of an earlier server (no resultType) reads as complete under 2026-07-28.
+    let legacy = read("mcp-text.json");
+    assert!(convert::from_mcp(&legacy, &ctx, Some(McpRevision::V2026_07_28), STAMP).is_ok());
 }
 
 #[test]
@@ -108,15 +158,34 @@ fn anthropic_and_vercel_round_trips() {
         let tr = convert::from_anthropic(&block, &ctx, STAMP).unwrap();
         assert_eq!(convert::to_anthropic(&tr).unwrap(), block, "{file}");
     }
-    for file in [
-        "vercel-tool-result-json.json",
-        "vercel-tool-result-content.json",
-        "vercel-tool-error.json",
+    for (file, shape) in [
+        ("vercel-message-json.json", VercelShape::ToolMessage),
+        ("vercel-message-text.json", VercelShape::ToolMessage),
+        ("vercel-message-content.json", VercelShape::ToolMessage),
+        ("vercel-message-error-text.json", VercelShape::ToolMessage),
+        ("vercel-message-error-json.json", VercelShape::ToolMessage),
+        ("vercel-message-denied.json", VercelShape::ToolMessage),
+        (
+            "vercel-message-provider-options.json",
+            VercelShape::ToolMessage,
+        ),
+        ("vercel-step-result.json", VercelShape::StepContent),
+        ("vercel-step-error.json", VercelShape::StepContent),
     ] {
         let part = read(file);
-        let tr = convert::from_vercel(&part, &CallContext::default(), STAMP).unwrap();
-        assert_eq!(convert::to_vercel(&tr).unwrap(), part, "{file}");
+        let tr = convert::from_vercel(&part, &CallContext::default(), None, STAMP).unwrap();
+        assert_eq!(convert::to_vercel(&tr, shape).unwrap(), part, "{file}");
     }
+    // A failure in a tool message is a tool-result part with an error output;
+    // in step content it is a tool-error part.
+    let failed = convert::from_vercel(&read("vercel-step-error.json"), &ctx, None, STAMP).unwrap();
+    let message_part = convert::to_vercel(&failed, VercelShape::ToolMessage).unwrap();
+    assert_eq!(message_part["type"], "tool-result");
+    assert_eq!(
+        message_part["output"],
+        json!({"type": "error-text", "value": "City not found"})
+    );
+    assert_eq!(message_part.get("input"), None);
     let chat = read("openai-chat-tool.json");
     let tr = convert::from_openai(&chat, &ctx, STAMP).unwrap();
     assert_eq!(convert::to_openai_chat_tool_message(&tr).unwrap(), chat);

@@ -539,7 +539,7 @@ export interface ReferenceMetadata {
    */
   summary: string;
   /**
-   * The first whole lines of the output (JSON outputs pretty-printed).
+   * The first whole lines of what the result says (README "Previews").
    */
   truncated_preview: string;
 }
@@ -616,6 +616,10 @@ export interface StoredMeta {
   stored_bytes: number;
   output_truncated: boolean;
   summary: string;
+  /**
+   * The first whole lines of what the result says (README "Previews").
+   */
+  preview: string;
 }
 
 /**

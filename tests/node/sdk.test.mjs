@@ -1,0 +1,114 @@
+// The conversions checked by the real clients, not only by fixtures: what we
+// produce is parsed with the SDKs' own schemas (MCP TypeScript SDK
+// `CallToolResultSchema`, AI SDK `toolModelMessageSchema`), and tool results
+// travel through a real MCP server and client in one process.
+//
+// The MCP TypeScript SDK speaks 2025-11-25 (its CallToolResultSchema takes
+// object structuredContent only), so 2026-07-28 results are checked against
+// the shipped JSON Schema in convert.test.mjs instead.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { modelMessageSchema, toolModelMessageSchema } from 'ai';
+import { z } from 'zod';
+import { fixturesDir, toolresult as t } from './helpers.mjs';
+
+const read = (f) => JSON.parse(readFileSync(path.join(fixturesDir, 'convert', f), 'utf8'));
+
+const results = () => [
+  t.createSuccess({ input: { tool_name: 'weather', tool_call_id: 'c1', parameters: { city: 'Paris' } }, output: { temperature: 21 } }),
+  t.createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c2' }, output: 'hello' }),
+  t.createSuccess({ input: { tool_name: 'list', tool_call_id: 'c3' }, output: [1, 2] }),
+  t.createSuccess({ input: { tool_name: 'noop', tool_call_id: 'c4' } }),
+  t.createFailure({ input: { tool_name: 'weather', tool_call_id: 'c5' }, status: 'failed', error_code: 'NOT_FOUND', error_message: 'City not found' }),
+  t.createFailure({ input: { tool_name: 'rm', tool_call_id: 'c6' }, status: 'timeout', error_code: 'TIMEOUT', error_message: 'took 30 s' }),
+  t.fromMcpCallToolResult(read('mcp-all-blocks.json'), { tool_name: 'report', tool_call_id: 'c7' }),
+  t.fromVercelToolPart(read('vercel-message-denied.json')),
+  t.fromVercelToolPart(read('vercel-message-error-json.json')),
+];
+
+test('AI SDK: every tool-message part we write is accepted by the SDK\'s toolModelMessageSchema, failures included', () => {
+  const all = results();
+  const message = t.toVercelToolMessage(all);
+  const parsed = toolModelMessageSchema.safeParse(message);
+  assert.equal(parsed.success, true, JSON.stringify(parsed.error?.issues));
+  assert.equal(modelMessageSchema.safeParse(message).success, true);
+  // The SDK keeps every field we wrote (nothing stripped as unknown).
+  assert.deepEqual(parsed.data, message);
+  const outputTypes = message.content.map((p) => p.output.type);
+  assert.deepEqual(outputTypes, ['json', 'text', 'json', 'text', 'error-text', 'error-text', 'content', 'execution-denied', 'error-json']);
+  // ...and every message fixture is one the SDK takes, then reads back to the same part.
+  for (const f of ['vercel-message-json.json', 'vercel-message-text.json', 'vercel-message-content.json', 'vercel-message-error-text.json', 'vercel-message-error-json.json', 'vercel-message-denied.json', 'vercel-message-provider-options.json', 'vercel-message-media-legacy.json']) {
+    const one = toolModelMessageSchema.safeParse({ role: 'tool', content: [read(f)] });
+    assert.equal(one.success, true, `${f}: ${JSON.stringify(one.error?.issues)}`);
+  }
+  // What the issue reported: the step-content tool-error part is not a tool-message part.
+  const stepError = t.toVercelToolPart(all[4], { as: 'step-content' });
+  assert.equal(stepError.type, 'tool-error');
+  assert.equal(toolModelMessageSchema.safeParse({ role: 'tool', content: [stepError] }).success, false);
+});
+
+test('MCP SDK: every CallToolResult we write for 2025-11-25 parses with CallToolResultSchema, unchanged', () => {
+  for (const r of results()) {
+    const mcp = t.toMcpCallToolResult(r, { revision: '2025-11-25' });
+    const parsed = CallToolResultSchema.safeParse(mcp);
+    assert.equal(parsed.success, true, `${JSON.stringify(mcp)}: ${JSON.stringify(parsed.error?.issues)}`);
+    assert.deepEqual(parsed.data, mcp);
+  }
+  for (const f of ['mcp-text.json', 'mcp-structured.json', 'mcp-error.json', 'mcp-all-blocks.json']) {
+    const tr = t.fromMcpCallToolResult(read(f), { tool_name: 'x' });
+    assert.equal(CallToolResultSchema.safeParse(t.toMcpCallToolResult(tr)).success, true, f);
+  }
+});
+
+test('MCP SDK: tool results from a real server reach a real client and survive fromMcpCallToolResult → ToolResult → toMcpCallToolResult', async () => {
+  const server = new McpServer({ name: 'toolresult-test', version: '1.0.0' });
+  server.registerTool(
+    'get_weather',
+    { description: 'Weather', inputSchema: { city: z.string() }, outputSchema: { temperature: z.number(), city: z.string() } },
+    async ({ city }) => {
+      const structuredContent = { temperature: 21.5, city };
+      return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+    },
+  );
+  server.registerTool('fail', { description: 'Always fails', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'disk full' }],
+    isError: true,
+  }));
+  server.registerTool('screenshot', { description: 'Text and an image', inputSchema: {} }, async () => ({
+    content: [
+      { type: 'text', text: 'here it is' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      { type: 'resource_link', name: 'shot.png', uri: 'file:///tmp/shot.png', mimeType: 'image/png' },
+    ],
+  }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'toolresult-client', version: '1.0.0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  try {
+    const tools = new t.ToolRegistry();
+    for (const tool of (await client.listTools()).tools) tools.register(tool);
+    for (const [name, args, status] of [['get_weather', { city: 'Paris' }, 'success'], ['fail', {}, 'failed'], ['screenshot', {}, 'success']]) {
+      const received = await client.callTool({ name, arguments: args });
+      assert.deepEqual(tools.validateMcpResult(name, received), { ok: true, issues: [] }, name);
+      const tr = t.fromMcpCallToolResult(received, { tool_name: name, arguments: args, tool_call_id: `call_${name}` });
+      assert.equal(t.validateToolResult(tr).ok, true);
+      assert.equal(tr.status, status, name);
+      const back = t.toMcpCallToolResult(tr);
+      const { isError = false, ...rest } = received;
+      assert.deepEqual(back, isError ? received : rest, `${name}: the round trip is lossless`);
+      assert.equal(CallToolResultSchema.safeParse(back).success, true);
+      // ...and the same result, converted for the AI SDK, is a message part it takes.
+      assert.equal(toolModelMessageSchema.safeParse(t.toVercelToolMessage([tr])).success, true, name);
+    }
+    tools.free();
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
