@@ -9,6 +9,7 @@ import type {
   IssueLevel,
   StatusInfo,
   ToolInput,
+  ToolMetadata,
   ToolResult,
   ToolResultMetadata,
   ToolSideEffect,
@@ -202,6 +203,12 @@ export interface SuccessSpec extends MetadataSpec {
   input: Omit<ToolInput, 'parameters'> & Partial<Pick<ToolInput, 'parameters'>>;
   output?: unknown;
   side_effects?: ToolSideEffect[];
+  /** Content blocks shown to the model (MCP `ContentBlock`s). */
+  content?: ToolResult['content'];
+  /** Protocol metadata (MCP `_meta`). */
+  meta?: ToolResult['meta'];
+  /** Typed per-tool data (schema_version 1.1.0, stamped when given). */
+  tool_metadata?: ToolMetadata;
   /** Defaults to `completed_at - duration_ms`, or `completed_at`. */
   started_at?: TimeInput;
   /** Defaults to now. */

@@ -78,7 +78,8 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         "error_code",
         "error_message",
         "content",
-        "meta"
+        "meta",
+        "tool_metadata"
     ];
     allowed.extend_from_slice(METADATA_PASSTHROUGH);
     allowed.extend_from_slice(TIMING);
@@ -150,16 +151,21 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         "content",
         "meta",
         "side_effects",
+        "tool_metadata",
     ] {
         if let Some(v) = spec.remove(key) {
             result.insert(key.into(), v);
         }
     }
     result.insert("metadata".into(), Value::Object(metadata));
-    result.insert(
-        "schema_version".into(),
-        Value::String(ToolResultVersion::SUPPORTED[0].into()),
-    );
+    // The oldest version that holds the result (README "Schema versions").
+    let version = ToolResultVersion::FIELDS_SINCE
+        .iter()
+        .filter(|(field, _)| result.get(*field).is_some_and(|v| !v.is_null()))
+        .map(|(_, since)| *since)
+        .max()
+        .unwrap_or(ToolResultVersion::SUPPORTED[0]);
+    result.insert("schema_version".into(), Value::String(version.into()));
 
     let result = Value::Object(result);
     let issues = Validator::new(EnvelopeKind::ToolResult, ValidationOptions::default())?

@@ -70,6 +70,16 @@ impl<'o> Checker<'o> {
         self.issues.push(Issue::new(path, code, message));
     }
 
+    /// The JSON Pointer of the value being checked.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Takes the issues found so far (and whether more were dropped).
+    pub fn take_issues(&mut self) -> (Vec<Issue>, bool) {
+        (core::mem::take(&mut self.issues), self.overflowed)
+    }
+
     /// Runs `f` with `key` appended to the current path.
     pub fn at<R>(&mut self, key: &str, f: impl FnOnce(&mut Self) -> R) -> R {
         let len = self.path.len();

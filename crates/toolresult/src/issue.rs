@@ -103,6 +103,12 @@ issue_codes! {
     InvalidErrorCode = "invalid_error_code", Shape, "An error code is not SCREAMING_SNAKE_CASE.";
     InvalidSha256 = "invalid_sha256", Shape, "A sha256 digest is not 64 lowercase hex digits.";
     UnsupportedVersion = "unsupported_version", Shape, "The version / schema_version is not one this library supports.";
+    HunkCountMismatch = "hunk_count_mismatch", Meaning, "A diff hunk's old_count or new_count disagrees with its lines.";
+    MatchOutOfLine = "match_out_of_line", Meaning, "A search match's match_start..match_end (UTF-16 offsets) does not lie inside its line.";
+    StatisticsMismatch = "statistics_mismatch", Meaning, "A todo list's statistics disagree with its items.";
+    BatchCountMismatch = "batch_count_mismatch", Meaning, "A batch's success_count or failure_count disagrees with the statuses of its sub_results.";
+    TimeoutStatusMismatch = "timeout_status_mismatch", Meaning, "A command that timed out (timed_out: true) is in a result whose status is not `timeout`.";
+    FieldNeedsNewerVersion = "field_needs_newer_version", Meaning, "A field is used that the result's schema_version does not have (tool_metadata needs 1.1.0).";
     SuccessStatusMismatch = "success_status_mismatch", Meaning, "`success` is true exactly when `status` is success, and here it is not.";
     MissingError = "missing_error", Meaning, "A failed status comes without the error that explains it.";
     UnexpectedError = "unexpected_error", Meaning, "A successful result carries an error.";

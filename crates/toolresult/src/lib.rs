@@ -34,9 +34,12 @@ pub mod builder;
 mod check;
 pub mod convert;
 pub mod definition;
+#[cfg(feature = "std")]
+pub mod diff;
 pub mod issue;
 pub mod json;
 mod meaning;
+mod metadata_meaning;
 pub mod migrate;
 pub mod options;
 pub mod preview;
@@ -49,6 +52,8 @@ pub mod store;
 mod stream;
 pub mod summarize;
 pub mod tape;
+pub mod tool_metadata;
+mod tool_metadata_shape;
 pub mod tool_result;
 pub mod truncate;
 pub mod validate;
@@ -66,6 +71,7 @@ pub use reference::{to_reference, ToolResultReference};
 pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
 pub use store::{HistoryQuery, ResultStore, RetentionPolicy};
 pub use summarize::summarize;
+pub use tool_metadata::ToolMetadata;
 pub use tool_result::{
     SchemaIssue, SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion,
     ToolSideEffect,

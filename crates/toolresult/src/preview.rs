@@ -7,6 +7,10 @@
 //! reason), so they hold the content itself, as real lines, never JSON
 //! punctuation or indentation:
 //!
+//! 0. Typed per-tool data (`tool_metadata`), when the result has it: a file
+//!    read's lines, an edit's unified diff, grep matches as `path:line: text`,
+//!    a command's stdout and stderr and exit code, a todo list as `[x] item`,
+//!    … (see [`metadata_text`]).
 //! 1. Content blocks (MCP `content`), when the result has any: each text
 //!    block's text; images, audio and binary resources as
 //!    `[image: image/png, 1.2 KB]`; resource links as `[resource: name <uri>]`.
@@ -25,6 +29,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
+use crate::tool_metadata::{DiffHunk, DiffLineType, TodoStatus, ToolMetadata};
 use crate::tool_result::ToolResult;
 use crate::truncate::preview;
 
@@ -44,6 +49,14 @@ pub const MAIN_TEXT_FIELDS: &[&str] = &[
 
 /// What the result says, in full (see the module docs for the rule).
 pub fn result_text(result: &ToolResult) -> String {
+    if let Some(text) = result
+        .tool_metadata
+        .as_ref()
+        .map(metadata_text)
+        .filter(|t| !t.is_empty())
+    {
+        return text;
+    }
     if let Some(blocks) = result.content.as_ref().filter(|b| !b.is_empty()) {
         return blocks.iter().map(block_text).collect::<Vec<_>>().join("\n");
     }
@@ -63,6 +76,107 @@ pub fn result_preview(result: &ToolResult, max_chars: usize) -> String {
         shown.push_str(TRUNCATION_NOTE);
     }
     shown
+}
+
+/// The text a person reads first in typed per-tool data; empty when the
+/// kind holds none (the content or output is used then).
+pub fn metadata_text(m: &ToolMetadata) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    match m {
+        ToolMetadata::FileRead(r) => lines.extend(r.lines.iter().cloned()),
+        ToolMetadata::FileWrite(w) => lines.push(trim_newline(w.content.clone())),
+        ToolMetadata::FileEdit(e) => lines.push(unified_diff(&e.diff_hunks)),
+        ToolMetadata::FileMultiEdit(e) => lines.push(unified_diff(&e.diff_hunks)),
+        ToolMetadata::Grep(g) => {
+            for r in &g.results {
+                for hit in &r.matches {
+                    lines.push(format!(
+                        "{}:{}: {}",
+                        r.file_path, hit.line_number, hit.content
+                    ));
+                }
+            }
+        }
+        ToolMetadata::Glob(g) => lines.extend(g.files.iter().map(|f| f.path.clone())),
+        ToolMetadata::Bash(b) => {
+            for text in [&b.output, &b.stdout].into_iter().flatten() {
+                if !text.is_empty() {
+                    lines.push(trim_newline(text.clone()));
+                }
+            }
+            if let Some(err) = b.stderr.as_ref().filter(|e| !e.is_empty()) {
+                lines.push(String::from("stderr:"));
+                lines.push(trim_newline(err.clone()));
+            }
+            match (b.exit_code, b.timed_out) {
+                (_, true) => lines.push(String::from("timed out")),
+                (Some(code), _) => lines.push(format!("exit_code: {code}")),
+                _ => {}
+            }
+        }
+        ToolMetadata::BackgroundBash(b) => lines.push(format!(
+            "pid {}: {} ({})",
+            b.pid,
+            b.command,
+            if b.status == crate::tool_metadata::ProcessStatus::Running {
+                "running"
+            } else {
+                "stopped"
+            }
+        )),
+        ToolMetadata::ImageRecognition(i) => lines.push(i.analysis.clone()),
+        ToolMetadata::Thinking(t) => lines.push(t.thought.clone()),
+        ToolMetadata::Todo(t) => lines.extend(t.todo_list.iter().map(|item| {
+            let mark = match item.status {
+                TodoStatus::Completed => "[x]",
+                TodoStatus::InProgress => "[~]",
+                TodoStatus::Pending => "[ ]",
+            };
+            format!("{mark} {}", item.content)
+        })),
+        ToolMetadata::Subagent(s) => lines.push(s.response.clone()),
+        ToolMetadata::Batch(b) => lines.extend(
+            b.sub_results
+                .iter()
+                .map(|r| format!("{}: {}", r.input.tool_name, r.status.as_str())),
+        ),
+        ToolMetadata::BrowserNavigate(n) => lines.push(format!(
+            "{}{}",
+            n.title
+                .as_deref()
+                .map(|t| format!("{t} "))
+                .unwrap_or_default(),
+            n.final_url.as_deref().unwrap_or(&n.url)
+        )),
+        ToolMetadata::BrowserScreenshot(s) => lines.push(format!(
+            "{} ({}x{} {})",
+            s.output_path, s.width, s.height, s.format
+        )),
+        ToolMetadata::Mcp(m) => lines.extend(m.content.iter().map(block_text)),
+        ToolMetadata::Custom(c) => lines.push(value_text(&c.data)),
+        ToolMetadata::WebFetch(_) => {}
+    }
+    lines.join("\n")
+}
+
+/// Hunks as unified-diff text: `@@ -3,3 +3,4 @@`, then ` `, `-`, `+` lines.
+pub fn unified_diff(hunks: &[DiffHunk]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for h in hunks {
+        out.push(format!(
+            "@@ -{},{} +{},{} @@",
+            h.old_start, h.old_count, h.new_start, h.new_count
+        ));
+        for l in &h.lines {
+            let sign = match l.kind {
+                DiffLineType::Context => ' ',
+                DiffLineType::Added => '+',
+                DiffLineType::Removed => '-',
+            };
+            out.push(format!("{sign}{}", l.content));
+        }
+    }
+    out.join("\n")
 }
 
 /// Any output value as preview text.

@@ -22,3 +22,29 @@ where
         .map(Some)
         .ok_or_else(|| D::Error::custom("expected a non-negative whole number in range"))
 }
+
+/// A required count (see [`option`]).
+pub(crate) fn count<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    option(d)?.ok_or_else(|| D::Error::custom("expected a non-negative whole number"))
+}
+
+/// An optional whole number of either sign (exit codes), `-3.0` included.
+pub(crate) fn option_int<'de, D>(d: D) -> Result<Option<i64>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    match (n.as_i64(), n.as_f64()) {
+        (Some(i), _) => Ok(Some(i)),
+        (None, Some(f)) if crate::check::is_whole(f.abs()) && f.abs() < 9.2e18 => {
+            Ok(Some(f as i64))
+        }
+        _ => Err(D::Error::custom("expected a whole number")),
+    }
+}

@@ -38,6 +38,21 @@ pub(crate) enum Rule {
     Version(&'static [&'static str]),
     ArrayOf(&'static Rule),
     Struct(&'static Shape),
+    /// A whole number of either sign (exit codes).
+    Int,
+    /// An object whose shape its `tag` field picks (`tool_metadata`). Both
+    /// validators check it on the parsed value, after the envelope.
+    Tagged(&'static Tagged),
+    /// A nested ToolResult (a batch's results), checked in full: shape,
+    /// meaning and its own `tool_metadata`.
+    NestedToolResult,
+}
+
+/// The variants of a tagged object.
+#[derive(Debug)]
+pub(crate) struct Tagged {
+    pub tag: &'static str,
+    pub variants: &'static [(&'static str, &'static Shape)],
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +77,10 @@ pub(crate) enum Slot {
     Duration,
     BatchIndex,
     BatchId,
+    SchemaVersion,
+    ToolMetadata,
 }
-pub(crate) const SLOTS: usize = 10;
+pub(crate) const SLOTS: usize = 12;
 
 #[derive(Debug)]
 pub(crate) struct Field {
@@ -80,7 +97,7 @@ pub(crate) struct Shape {
     pub open: bool,
 }
 
-const fn field(name: &'static str, rule: Rule, presence: Presence) -> Field {
+pub(crate) const fn field(name: &'static str, rule: Rule, presence: Presence) -> Field {
     Field {
         name,
         rule,
@@ -89,7 +106,7 @@ const fn field(name: &'static str, rule: Rule, presence: Presence) -> Field {
     }
 }
 
-const fn slot(name: &'static str, rule: Rule, presence: Presence, slot: Slot) -> Field {
+pub(crate) const fn slot(name: &'static str, rule: Rule, presence: Presence, slot: Slot) -> Field {
     Field {
         name,
         rule,
@@ -166,7 +183,7 @@ pub(crate) static AGENT_RESULT: Shape = Shape {
     ],
 };
 
-static TOOL_INPUT: Shape = Shape {
+pub(crate) static TOOL_INPUT: Shape = Shape {
     open: false,
     fields: &[
         field("tool_name", Rule::NonEmpty, Required),
@@ -217,10 +234,11 @@ static METADATA: Shape = Shape {
 pub(crate) static TOOL_RESULT: Shape = Shape {
     open: false,
     fields: &[
-        field(
+        slot(
             "schema_version",
             Rule::Version(ToolResultVersion::SUPPORTED),
             Required,
+            Slot::SchemaVersion,
         ),
         field("input", Rule::Struct(&TOOL_INPUT), Required),
         field("output", Rule::Any, Optional),
@@ -243,12 +261,18 @@ pub(crate) static TOOL_RESULT: Shape = Shape {
             Rule::ArrayOf(&Rule::Struct(&SCHEMA_ISSUE)),
             Optional,
         ),
+        slot(
+            "tool_metadata",
+            Rule::Tagged(&crate::tool_metadata_shape::TOOL_METADATA),
+            Optional,
+            Slot::ToolMetadata,
+        ),
         field("metadata", Rule::Struct(&METADATA), Required),
     ],
 };
 
 /// A content block: any object with a `type` (MCP's five kinds and others).
-static CONTENT_BLOCK: Shape = Shape {
+pub(crate) static CONTENT_BLOCK: Shape = Shape {
     open: true,
     fields: &[field("type", Rule::NonEmpty, Required)],
 };
@@ -374,10 +398,10 @@ impl Problem<'_> {
 fn expected(rule: &Rule) -> &'static str {
     match rule {
         Rule::Any => "any value",
-        Rule::AnyObject | Rule::Struct(_) => "object",
+        Rule::AnyObject | Rule::Struct(_) | Rule::Tagged(_) | Rule::NestedToolResult => "object",
         Rule::ArrayOf(_) => "array",
         Rule::Bool => "boolean",
-        Rule::NonNegative | Rule::Count(_) => "number",
+        Rule::NonNegative | Rule::Count(_) | Rule::Int => "number",
         _ => "string",
     }
 }
@@ -395,7 +419,17 @@ pub(crate) fn check<'a>(
     };
     match (rule, value) {
         (Rule::Any, _) => Ok(Checked::Other),
-        (Rule::AnyObject | Rule::Struct(_), Scalar::Object) => Ok(Checked::Other),
+        (
+            Rule::AnyObject | Rule::Struct(_) | Rule::Tagged(_) | Rule::NestedToolResult,
+            Scalar::Object,
+        ) => Ok(Checked::Other),
+        (Rule::Int, Scalar::Number(n)) => {
+            if is_whole(n.abs()) {
+                Ok(Checked::Number(n))
+            } else {
+                Err(Problem::NotWhole(n))
+            }
+        }
         (Rule::ArrayOf(_), Scalar::Array) => Ok(Checked::Other),
         (Rule::Bool, Scalar::Bool(b)) => Ok(Checked::Bool(b)),
         (Rule::NonNegative, Scalar::Number(n)) => {
@@ -455,8 +489,8 @@ pub(crate) fn check<'a>(
             None => Err(Problem::NotInEnum(s, allowed)),
         },
         (Rule::Version(supported), Scalar::Str(s)) => {
-            if supported.contains(&s) {
-                Ok(Checked::Other)
+            if let Some(v) = supported.iter().find(|v| **v == s) {
+                Ok(Checked::Name(v))
             } else {
                 Err(Problem::Version(s, supported))
             }

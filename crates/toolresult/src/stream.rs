@@ -19,11 +19,12 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::check;
+use crate::check::Checker;
 use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
 use crate::json::{self, MAX_SAFE_INTEGER};
 use crate::meaning::{self, Sink};
 use crate::options::ValidationOptions;
-use crate::shape::{self, Captures, Presence, Rule, Scalar, Shape, Slot};
+use crate::shape::{self, Captures, Checked, Presence, Rule, Scalar, Shape, Slot, Tagged};
 use crate::validate::EnvelopeKind;
 
 fn root_rule(kind: EnvelopeKind) -> &'static Rule {
@@ -40,6 +41,9 @@ pub(crate) fn accepts(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
     }
     let mut ctx = Ctx::new(opts, false);
     if run(text, kind, &mut ctx).is_err() {
+        return false;
+    }
+    if !check_deferred(&mut ctx).0.is_empty() {
         return false;
     }
     let mut verdict = Verdict(true);
@@ -63,6 +67,15 @@ pub(crate) fn collect(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
                 let issue = json::syntax_issue(ctx.path.clone(), &err);
                 return Issues::from(issue);
             }
+        }
+    }
+    if !ctx.full() {
+        let (issues, overflowed) = check_deferred(&mut ctx);
+        for issue in issues {
+            ctx.push(issue.path, issue.code, issue.message);
+        }
+        if overflowed {
+            ctx.stop = Some(Stop::Full);
         }
     }
     if !ctx.full() {
@@ -121,6 +134,9 @@ enum Stop {
 struct Ctx<'o> {
     opts: &'o ValidationOptions,
     caps: Captures,
+    /// A tagged object (`tool_metadata`), parsed, to be checked after the
+    /// envelope (its shape depends on its tag, which may come last).
+    deferred: Option<(&'static Tagged, serde_json::Value)>,
     /// Collect mode: keep going after shape problems and record them.
     collect: bool,
     /// The JSON Pointer of the value being read (collect mode only).
@@ -134,6 +150,7 @@ impl<'o> Ctx<'o> {
         Ctx {
             opts,
             caps: Captures::default(),
+            deferred: None,
             collect,
             path: String::new(),
             issues: Vec::new(),
@@ -168,6 +185,14 @@ impl<'o> Ctx<'o> {
             return Err(reject());
         }
         Ok(())
+    }
+
+    /// An input-level problem at a given path: always fatal.
+    fn input_at<E: de::Error>(&mut self, path: String, code: IssueCode, message: String) -> E {
+        if self.collect {
+            self.stop = Some(Stop::Input(Issue::new(path, code, message)));
+        }
+        reject()
     }
 
     /// An input-level problem at the current path: always fatal.
@@ -416,13 +441,18 @@ fn read_struct<'de, A: MapAccess<'de>>(
                 (&Rule::Any, true, None)
             }
         };
-        map.next_value_seed(RuleSeed {
-            rule,
-            nullable,
-            slot,
-            depth,
-            ctx: &mut *ctx,
-        })?;
+        if let Rule::Tagged(tagged) = rule {
+            let raw: &'de serde_json::value::RawValue = map.next_value()?;
+            defer(raw.get(), tagged, slot, depth, ctx)?;
+        } else {
+            map.next_value_seed(RuleSeed {
+                rule,
+                nullable,
+                slot,
+                depth,
+                ctx: &mut *ctx,
+            })?;
+        }
         ctx.leave(mark);
     }
     for (i, field) in shape.fields.iter().enumerate() {
@@ -435,6 +465,65 @@ fn read_struct<'de, A: MapAccess<'de>>(
         }
     }
     Ok(())
+}
+
+/// Parses a tagged object's text as strictly as the rest (its input problems
+/// are reported at their full path) and keeps it for the check after the
+/// envelope.
+fn defer<E: de::Error>(
+    text: &str,
+    tagged: &'static Tagged,
+    slot: Option<Slot>,
+    depth: usize,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), E> {
+    let limits = json::ParseLimits {
+        max_bytes: ctx.opts.max_bytes,
+        max_depth: ctx.opts.max_depth.saturating_sub(depth),
+    };
+    let value = match json::parse_str(text, limits) {
+        Ok(v) => v,
+        Err(mut issue) => {
+            let path = format!("{}{}", ctx.path, issue.path);
+            let (code, message) = (issue.code, core::mem::take(&mut issue.message));
+            return Err(ctx.input_at(path, code, message));
+        }
+    };
+    if value.is_null() {
+        return Ok(());
+    }
+    if let Some(slot) = slot {
+        ctx.caps.given[slot as usize] = true;
+        ctx.caps.value[slot as usize] = Some(Checked::Other);
+    }
+    if !value.is_object() {
+        let got = check::json_type(&value);
+        return ctx.shape(IssueCode::InvalidType, &|| {
+            format!("expected object, got {got}")
+        });
+    }
+    ctx.deferred = Some((tagged, value));
+    Ok(())
+}
+
+/// The deferred check of `tool_metadata`, compared with the envelope's
+/// status and schema_version as captured.
+fn check_deferred(ctx: &mut Ctx<'_>) -> (Vec<Issue>, bool) {
+    let Some((_, value)) = ctx.deferred.take() else {
+        return (Vec::new(), false);
+    };
+    let mut envelope = serde_json::Map::new();
+    for (slot, key) in [
+        (Slot::Status, "status"),
+        (Slot::SchemaVersion, "schema_version"),
+    ] {
+        if let Some(Checked::Name(name)) = ctx.caps.get(slot) {
+            envelope.insert(key.into(), serde_json::Value::String(name.into()));
+        }
+    }
+    let mut c = Checker::new(ctx.opts);
+    crate::validate::check_tool_metadata(&mut c, &value, &serde_json::Value::Object(envelope));
+    c.take_issues()
 }
 
 fn unknown_field_message(key: &str, shape: &Shape) -> String {

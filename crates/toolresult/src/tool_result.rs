@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::status::ToolStatus;
+use crate::tool_metadata::ToolMetadata;
 
 /// The complete result of one tool execution (ToolResult v1, seed 000).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,6 +61,10 @@ pub struct ToolResult {
     /// kept unchanged. Paths point into `output` (or `input.parameters`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation_issues: Option<Vec<SchemaIssue>>,
+    /// Typed per-tool data a renderer can rely on (seed 001), tagged by
+    /// `tool_type`. Since schema_version 1.1.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_metadata: Option<ToolMetadata>,
     pub metadata: ToolResultMetadata,
     pub schema_version: ToolResultVersion,
 }
@@ -71,10 +76,18 @@ pub enum ToolResultVersion {
     #[default]
     #[serde(rename = "1.0.0")]
     V1_0_0,
+    /// Adds `tool_metadata`.
+    #[serde(rename = "1.1.0")]
+    V1_1_0,
 }
 
 impl ToolResultVersion {
-    pub const SUPPORTED: &'static [&'static str] = &["1.0.0"];
+    /// Every version read, oldest first. A minor version only adds optional
+    /// fields (README "Schema versions"): builders write the oldest version
+    /// that holds the result, so readers of 1.0.0 keep reading what they can.
+    pub const SUPPORTED: &'static [&'static str] = &["1.0.0", "1.1.0"];
+    /// The version that introduced each field after 1.0.0.
+    pub const FIELDS_SINCE: &'static [(&'static str, &'static str)] = &[("tool_metadata", "1.1.0")];
 }
 
 /// The tool call a result answers (seed 000 `ToolInput`).

@@ -12,8 +12,9 @@ use crate::check::Checker;
 use crate::issue::{Issue, IssueCode, Issues};
 use crate::json::{self, ParseLimits};
 use crate::meaning;
+use crate::metadata_meaning;
 use crate::options::ValidationOptions;
-use crate::shape::{self, Captures, Presence, Rule, Scalar, Shape, Slot};
+use crate::shape::{self, Captures, Presence, Rule, Scalar, Shape, Slot, Tagged};
 use crate::stream;
 use crate::tool_result::ToolResult;
 
@@ -199,6 +200,10 @@ fn walk(c: &mut Checker, caps: &mut Captures, rule: &Rule, slot: Option<Slot>, v
     }
     match (rule, v) {
         (Rule::Struct(shape), Value::Object(obj)) => walk_struct(c, caps, shape, obj),
+        // Checked after the envelope (see check_tool_result), as the
+        // streaming validator does.
+        (Rule::Tagged(_), _) => {}
+        (Rule::NestedToolResult, Value::Object(_)) => check_tool_result(c, v),
         (Rule::ArrayOf(item), Value::Array(items)) => {
             for (i, v) in items.iter().enumerate() {
                 c.at_index(i, |c| walk(c, caps, item, None, v));
@@ -239,23 +244,91 @@ fn walk_struct(c: &mut Checker, caps: &mut Captures, shape: &Shape, obj: &Map<St
     }
 }
 
-struct Report<'a, 'o>(&'a mut Checker<'o>);
+/// A tagged object: its tag picks the shape it is walked against.
+pub(crate) fn walk_tagged(c: &mut Checker, tagged: &Tagged, v: &Value) {
+    let Value::Object(obj) = v else {
+        c.report(
+            IssueCode::InvalidType,
+            format!("expected object, got {}", crate::check::json_type(v)),
+        );
+        return;
+    };
+    let names = || {
+        tagged
+            .variants
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let tag = tagged.tag;
+    match obj.get(tag) {
+        None => c.at(tag, |c| {
+            c.report(
+                IssueCode::MissingField,
+                format!("required field `{tag}` is missing; one of: {}", names()),
+            )
+        }),
+        Some(Value::String(name)) => match tagged.variants.iter().find(|(n, _)| n == name) {
+            Some((_, shape)) => {
+                let mut caps = Captures::default();
+                walk_struct(c, &mut caps, shape, obj);
+                metadata_meaning::check(c, name, v);
+            }
+            None => c.at(tag, |c| {
+                c.report(
+                    IssueCode::InvalidEnum,
+                    format!("`{name}` is not one of: {}", names()),
+                )
+            }),
+        },
+        Some(other) => c.at(tag, |c| {
+            c.report(
+                IssueCode::InvalidType,
+                format!("expected string, got {}", crate::check::json_type(other)),
+            )
+        }),
+    }
+}
+
+/// Meaning issues carry paths from the envelope's root; a nested envelope
+/// (a batch's results) puts its own path in front.
+struct Report<'a, 'o>(&'a mut Checker<'o>, String);
 
 impl meaning::Sink for Report<'_, '_> {
     fn meaning(&mut self, path: &str, code: IssueCode, message: &dyn Fn() -> String) {
-        self.0.report_at(path, code, message());
+        let full = format!("{}{path}", self.1);
+        self.0.report_at(&full, code, message());
     }
 }
 
 fn check_agent_result(c: &mut Checker, v: &Value) {
     let mut caps = Captures::default();
     walk(c, &mut caps, &shape::AGENT_RESULT_RULE, None, v);
-    meaning::agent_result(&caps, &mut Report(c));
+    let prefix = String::from(c.path());
+    meaning::agent_result(&caps, &mut Report(c, prefix));
 }
 
 fn check_tool_result(c: &mut Checker, v: &Value) {
     let mut caps = Captures::default();
     walk(c, &mut caps, &shape::TOOL_RESULT_RULE, None, v);
+    if let Some(m) = v.get("tool_metadata").filter(|m| m.is_object()) {
+        c.at("tool_metadata", |c| {
+            walk_tagged(c, &crate::tool_metadata_shape::TOOL_METADATA, m);
+            metadata_meaning::with_envelope(c, m, v);
+        });
+    }
     let opts = c.opts;
-    meaning::tool_result(&caps, opts, &mut Report(c));
+    let prefix = String::from(c.path());
+    meaning::tool_result(&caps, opts, &mut Report(c, prefix));
+}
+
+/// The deferred `tool_metadata` check of the streaming validator: the
+/// parsed value, checked as [`check_tool_result`] checks it. `envelope`
+/// holds the fields it is compared with (`status`).
+pub(crate) fn check_tool_metadata(c: &mut Checker, m: &Value, envelope: &Value) {
+    c.at("tool_metadata", |c| {
+        walk_tagged(c, &crate::tool_metadata_shape::TOOL_METADATA, m);
+        metadata_meaning::with_envelope(c, m, envelope);
+    });
 }

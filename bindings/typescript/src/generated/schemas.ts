@@ -339,6 +339,17 @@ export const toolResultSchema = {
       },
       "description": "Why the input or output failed the tool's JSON Schema (status\n`validation_error` or `output_validation_failed`); the output itself is\nkept unchanged. Paths point into `output` (or `input.parameters`)."
     },
+    "tool_metadata": {
+      "anyOf": [
+        {
+          "$ref": "#/$defs/ToolMetadata"
+        },
+        {
+          "type": "null"
+        }
+      ],
+      "description": "Typed per-tool data a renderer can rely on (seed 001), tagged by\n`tool_type`. Since schema_version 1.1.0."
+    },
     "metadata": {
       "$ref": "#/$defs/ToolResultMetadata"
     },
@@ -485,6 +496,1095 @@ export const toolResultSchema = {
       ],
       "description": "One way a value fails a JSON Schema (a tool's input or output schema)."
     },
+    "ToolMetadata": {
+      "oneOf": [
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "file_read"
+            },
+            "file_path": {
+              "type": "string"
+            },
+            "offset": {
+              "type": "integer",
+              "description": "Line number of the first line in `lines` (from 1).",
+              "minimum": 0
+            },
+            "lines": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "description": "The lines read, without their line endings."
+            },
+            "language": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "total_lines": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "Lines in the whole file, when known.",
+              "minimum": 0
+            },
+            "truncated": {
+              "type": "boolean",
+              "description": "More lines exist than `lines` holds.",
+              "default": false
+            }
+          },
+          "required": [
+            "tool_type",
+            "file_path",
+            "offset",
+            "lines"
+          ],
+          "description": "A file's lines as read."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "file_write"
+            },
+            "file_path": {
+              "type": "string"
+            },
+            "content": {
+              "type": "string"
+            },
+            "size": {
+              "type": "integer",
+              "description": "Bytes written.",
+              "minimum": 0
+            },
+            "language": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "tool_type",
+            "file_path",
+            "content",
+            "size"
+          ],
+          "description": "A file written whole."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "file_edit"
+            },
+            "file_path": {
+              "type": "string"
+            },
+            "start_line": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0
+            },
+            "end_line": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0
+            },
+            "old_content": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "new_content": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "diff_hunks": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/DiffHunk"
+              }
+            },
+            "language": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "tool_type",
+            "file_path",
+            "diff_hunks"
+          ],
+          "description": "One edit of a file, with its unified-diff hunks."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "file_multi_edit"
+            },
+            "file_path": {
+              "type": "string"
+            },
+            "edit_count": {
+              "type": "integer",
+              "description": "How many edits were applied.",
+              "minimum": 0
+            },
+            "diff_hunks": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/DiffHunk"
+              }
+            },
+            "language": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "tool_type",
+            "file_path",
+            "edit_count",
+            "diff_hunks"
+          ],
+          "description": "Several edits of one file; `diff_hunks` is the whole change."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "grep"
+            },
+            "pattern": {
+              "type": "string"
+            },
+            "path": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "include": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The file filter (glob), if any."
+            },
+            "results": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/SearchResult"
+              }
+            },
+            "truncated": {
+              "type": "boolean",
+              "description": "Not every match is listed.",
+              "default": false
+            },
+            "truncated_reason": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "Why not, when `truncated` (`max_matches`, `max_files`, `timeout`, ...)."
+            }
+          },
+          "required": [
+            "tool_type",
+            "pattern",
+            "results"
+          ],
+          "description": "A content search, grouped by file."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "glob"
+            },
+            "pattern": {
+              "type": "string"
+            },
+            "path": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "files": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/FileInfo"
+              }
+            },
+            "truncated": {
+              "type": "boolean",
+              "default": false
+            }
+          },
+          "required": [
+            "tool_type",
+            "pattern",
+            "files"
+          ],
+          "description": "Files matching a glob."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "bash"
+            },
+            "command": {
+              "type": "string"
+            },
+            "exit_code": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "Absent when the command never exited (timed out, killed)."
+            },
+            "output": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "Interleaved output, when the streams were not kept apart."
+            },
+            "stdout": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "stderr": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "working_dir": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "duration_ms": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0
+            },
+            "timed_out": {
+              "type": "boolean",
+              "description": "The command hit its time limit; the result's status is then `timeout`.",
+              "default": false
+            }
+          },
+          "required": [
+            "tool_type",
+            "command"
+          ],
+          "description": "A shell command that ran to its end (or its timeout)."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "background_bash"
+            },
+            "command": {
+              "type": "string"
+            },
+            "pid": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "log_path": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "status": {
+              "$ref": "#/$defs/ProcessStatus"
+            },
+            "start_time": {
+              "type": "string",
+              "description": "RFC 3339.",
+              "format": "date-time"
+            }
+          },
+          "required": [
+            "tool_type",
+            "command",
+            "pid",
+            "status",
+            "start_time"
+          ],
+          "description": "A command started in the background."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "web_fetch"
+            },
+            "url": {
+              "type": "string"
+            },
+            "content_type": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "size": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0
+            },
+            "saved_path": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "prompt": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "processed_type": {
+              "$ref": "#/$defs/ProcessedType"
+            }
+          },
+          "required": [
+            "tool_type",
+            "url",
+            "processed_type"
+          ],
+          "description": "A fetched web page or file."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "image_recognition"
+            },
+            "image_path": {
+              "type": "string"
+            },
+            "image_type": {
+              "$ref": "#/$defs/ImageSource"
+            },
+            "prompt": {
+              "type": "string"
+            },
+            "analysis": {
+              "type": "string"
+            },
+            "image_size": {
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/ImageDimensions"
+                },
+                {
+                  "type": "null"
+                }
+              ]
+            }
+          },
+          "required": [
+            "tool_type",
+            "image_path",
+            "image_type",
+            "prompt",
+            "analysis"
+          ],
+          "description": "An image described by a model."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "thinking"
+            },
+            "thought": {
+              "type": "string"
+            },
+            "category": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          },
+          "required": [
+            "tool_type",
+            "thought"
+          ],
+          "description": "A thought the agent wrote down."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "todo"
+            },
+            "action": {
+              "$ref": "#/$defs/TodoAction"
+            },
+            "todo_list": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/TodoItem"
+              }
+            },
+            "statistics": {
+              "$ref": "#/$defs/TodoStats"
+            }
+          },
+          "required": [
+            "tool_type",
+            "action",
+            "todo_list",
+            "statistics"
+          ],
+          "description": "A todo list read or written; `statistics` agree with `todo_list`."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "subagent"
+            },
+            "question": {
+              "type": "string"
+            },
+            "model_strength": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "response": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "tool_type",
+            "question",
+            "response"
+          ],
+          "description": "A question handed to another agent, and its answer."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "batch"
+            },
+            "description": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "sub_results": {
+              "type": "array",
+              "items": {
+                "$ref": "#"
+              },
+              "description": "The nested results, each a whole ToolResult."
+            },
+            "duration_ms": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0
+            },
+            "success_count": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "failure_count": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          "required": [
+            "tool_type",
+            "sub_results",
+            "success_count",
+            "failure_count"
+          ],
+          "description": "Tool calls run as one batch; the counts agree with the nested statuses."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "browser_navigate"
+            },
+            "url": {
+              "type": "string"
+            },
+            "final_url": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "title": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "load_time_ms": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0
+            }
+          },
+          "required": [
+            "tool_type",
+            "url"
+          ],
+          "description": "A page opened in a browser."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "browser_screenshot"
+            },
+            "output_path": {
+              "type": "string"
+            },
+            "width": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "height": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "format": {
+              "type": "string",
+              "description": "`png`, `jpeg`, `webp`."
+            },
+            "full_page": {
+              "type": "boolean",
+              "default": false
+            },
+            "file_size": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0
+            }
+          },
+          "required": [
+            "tool_type",
+            "output_path",
+            "width",
+            "height",
+            "format"
+          ],
+          "description": "A screenshot saved to a file."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "mcp"
+            },
+            "mcp_tool_name": {
+              "type": "string",
+              "description": "The tool's name on its server."
+            },
+            "server_name": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "parameters": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "additionalProperties": true
+            },
+            "content": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "type"
+                ],
+                "properties": {
+                  "type": {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                }
+              }
+            },
+            "duration_ms": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "minimum": 0
+            }
+          },
+          "required": [
+            "tool_type",
+            "mcp_tool_name",
+            "content"
+          ],
+          "description": "A tool of an MCP server; `content` is MCP content blocks as given."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "tool_type": {
+              "type": "string",
+              "const": "custom"
+            },
+            "name": {
+              "type": "string",
+              "minLength": 1
+            },
+            "data": true
+          },
+          "required": [
+            "tool_type",
+            "name",
+            "data"
+          ],
+          "description": "Any other tool: a name for the kind and free data."
+        }
+      ],
+      "description": "Per-tool data, tagged by `tool_type`."
+    },
+    "DiffHunk": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "old_start": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "old_count": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "new_start": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "new_count": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "lines": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/DiffLine"
+          }
+        }
+      },
+      "required": [
+        "old_start",
+        "old_count",
+        "new_start",
+        "new_count",
+        "lines"
+      ],
+      "description": "A unified-diff hunk. `old_count` / `new_count` agree with its lines."
+    },
+    "DiffLine": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "type": {
+          "$ref": "#/$defs/DiffLineType"
+        },
+        "content": {
+          "type": "string",
+          "description": "The line without its line ending."
+        },
+        "old_line": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "new_line": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        }
+      },
+      "required": [
+        "type",
+        "content"
+      ],
+      "description": "One line of a hunk. `old_line` is set for context and removed lines,\n`new_line` for context and added lines."
+    },
+    "DiffLineType": {
+      "type": "string",
+      "enum": [
+        "context",
+        "added",
+        "removed"
+      ],
+      "description": "What a diff line is."
+    },
+    "SearchResult": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "file_path": {
+          "type": "string"
+        },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "matches": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/SearchMatch"
+          }
+        }
+      },
+      "required": [
+        "file_path",
+        "matches"
+      ],
+      "description": "The matches in one file."
+    },
+    "SearchMatch": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "line_number": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "content": {
+          "type": "string"
+        },
+        "match_start": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "match_end": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "context": {
+          "type": [
+            "array",
+            "null"
+          ],
+          "items": {
+            "$ref": "#/$defs/ContextLine"
+          },
+          "description": "Lines around the match."
+        }
+      },
+      "required": [
+        "line_number",
+        "content",
+        "match_start",
+        "match_end"
+      ],
+      "description": "One matching line. `match_start..match_end` is the match within\n`content`, in UTF-16 code units (JavaScript string offsets)."
+    },
+    "ContextLine": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "line_number": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "content": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "line_number",
+        "content"
+      ],
+      "description": "A line shown around a match."
+    },
+    "FileInfo": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "path": {
+          "type": "string"
+        },
+        "type": {
+          "$ref": "#/$defs/FileKind"
+        },
+        "size": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0
+        },
+        "mod_time": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "RFC 3339.",
+          "format": "date-time"
+        },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "path",
+        "type"
+      ],
+      "description": "A file or directory found."
+    },
+    "FileKind": {
+      "type": "string",
+      "enum": [
+        "file",
+        "directory"
+      ],
+      "description": "File or directory."
+    },
+    "ProcessStatus": {
+      "type": "string",
+      "enum": [
+        "running",
+        "stopped"
+      ],
+      "description": "A background process's state."
+    },
+    "ProcessedType": {
+      "type": "string",
+      "enum": [
+        "saved",
+        "markdown",
+        "ai_extracted"
+      ],
+      "description": "What became of fetched content."
+    },
+    "ImageSource": {
+      "type": "string",
+      "enum": [
+        "local",
+        "remote"
+      ],
+      "description": "Where an image came from."
+    },
+    "ImageDimensions": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "width": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "height": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "width",
+        "height"
+      ],
+      "description": "Pixels."
+    },
+    "TodoAction": {
+      "type": "string",
+      "enum": [
+        "read",
+        "write"
+      ],
+      "description": "Read or write."
+    },
+    "TodoItem": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "content": {
+          "type": "string"
+        },
+        "status": {
+          "$ref": "#/$defs/TodoStatus"
+        },
+        "priority": {
+          "anyOf": [
+            {
+              "$ref": "#/$defs/TodoPriority"
+            },
+            {
+              "type": "null"
+            }
+          ]
+        },
+        "created_at": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time"
+        }
+      },
+      "required": [
+        "id",
+        "content",
+        "status"
+      ],
+      "description": "One todo."
+    },
+    "TodoStatus": {
+      "type": "string",
+      "enum": [
+        "pending",
+        "in_progress",
+        "completed"
+      ],
+      "description": "A todo's state."
+    },
+    "TodoPriority": {
+      "type": "string",
+      "enum": [
+        "high",
+        "medium",
+        "low"
+      ],
+      "description": "A todo's priority."
+    },
+    "TodoStats": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "total": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "completed": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "in_progress": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "pending": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "total",
+        "completed",
+        "in_progress",
+        "pending"
+      ],
+      "description": "Counts of `todo_list` by status."
+    },
     "ToolResultMetadata": {
       "type": "object",
       "additionalProperties": false,
@@ -590,9 +1690,18 @@ export const toolResultSchema = {
       "description": "Timing, resource use and context of one execution (seed 000 `ToolResultMetadata`)."
     },
     "ToolResultVersion": {
-      "type": "string",
-      "enum": [
-        "1.0.0"
+      "oneOf": [
+        {
+          "type": "string",
+          "enum": [
+            "1.0.0"
+          ]
+        },
+        {
+          "type": "string",
+          "const": "1.1.0",
+          "description": "Adds `tool_metadata`."
+        }
       ],
       "description": "The ToolResult schema version."
     }

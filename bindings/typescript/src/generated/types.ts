@@ -138,9 +138,236 @@ export type ToolStatus =
 export type SideEffectType =
   "created" | "modified" | "deleted" | "message_sent" | "external_api_called" | "data_exported";
 /**
+ * Per-tool data, tagged by `tool_type`.
+ */
+export type ToolMetadata =
+  | {
+      tool_type: "file_read";
+      file_path: string;
+      /**
+       * Line number of the first line in `lines` (from 1).
+       */
+      offset: number;
+      /**
+       * The lines read, without their line endings.
+       */
+      lines: string[];
+      language?: string | null;
+      /**
+       * Lines in the whole file, when known.
+       */
+      total_lines?: number | null;
+      /**
+       * More lines exist than `lines` holds.
+       */
+      truncated?: boolean;
+    }
+  | {
+      tool_type: "file_write";
+      file_path: string;
+      content: string;
+      /**
+       * Bytes written.
+       */
+      size: number;
+      language?: string | null;
+    }
+  | {
+      tool_type: "file_edit";
+      file_path: string;
+      start_line?: number | null;
+      end_line?: number | null;
+      old_content?: string | null;
+      new_content?: string | null;
+      diff_hunks: DiffHunk[];
+      language?: string | null;
+    }
+  | {
+      tool_type: "file_multi_edit";
+      file_path: string;
+      /**
+       * How many edits were applied.
+       */
+      edit_count: number;
+      diff_hunks: DiffHunk[];
+      language?: string | null;
+    }
+  | {
+      tool_type: "grep";
+      pattern: string;
+      path?: string | null;
+      /**
+       * The file filter (glob), if any.
+       */
+      include?: string | null;
+      results: SearchResult[];
+      /**
+       * Not every match is listed.
+       */
+      truncated?: boolean;
+      /**
+       * Why not, when `truncated` (`max_matches`, `max_files`, `timeout`, ...).
+       */
+      truncated_reason?: string | null;
+    }
+  | {
+      tool_type: "glob";
+      pattern: string;
+      path?: string | null;
+      files: FileInfo[];
+      truncated?: boolean;
+    }
+  | {
+      tool_type: "bash";
+      command: string;
+      /**
+       * Absent when the command never exited (timed out, killed).
+       */
+      exit_code?: number | null;
+      /**
+       * Interleaved output, when the streams were not kept apart.
+       */
+      output?: string | null;
+      stdout?: string | null;
+      stderr?: string | null;
+      working_dir?: string | null;
+      duration_ms?: number | null;
+      /**
+       * The command hit its time limit; the result's status is then `timeout`.
+       */
+      timed_out?: boolean;
+    }
+  | {
+      tool_type: "background_bash";
+      command: string;
+      pid: number;
+      log_path?: string | null;
+      status: ProcessStatus;
+      /**
+       * RFC 3339.
+       */
+      start_time: string;
+    }
+  | {
+      tool_type: "web_fetch";
+      url: string;
+      content_type?: string | null;
+      size?: number | null;
+      saved_path?: string | null;
+      prompt?: string | null;
+      processed_type: ProcessedType;
+    }
+  | {
+      tool_type: "image_recognition";
+      image_path: string;
+      image_type: ImageSource;
+      prompt: string;
+      analysis: string;
+      image_size?: ImageDimensions | null;
+    }
+  | {
+      tool_type: "thinking";
+      thought: string;
+      category?: string | null;
+    }
+  | {
+      tool_type: "todo";
+      action: TodoAction;
+      todo_list: TodoItem[];
+      statistics: TodoStats;
+    }
+  | {
+      tool_type: "subagent";
+      question: string;
+      model_strength?: string | null;
+      response: string;
+    }
+  | {
+      tool_type: "batch";
+      description?: string | null;
+      /**
+       * The nested results, each a whole ToolResult.
+       */
+      sub_results: ToolResult[];
+      duration_ms?: number | null;
+      success_count: number;
+      failure_count: number;
+    }
+  | {
+      tool_type: "browser_navigate";
+      url: string;
+      final_url?: string | null;
+      title?: string | null;
+      load_time_ms?: number | null;
+    }
+  | {
+      tool_type: "browser_screenshot";
+      output_path: string;
+      width: number;
+      height: number;
+      /**
+       * `png`, `jpeg`, `webp`.
+       */
+      format: string;
+      full_page?: boolean;
+      file_size?: number | null;
+    }
+  | {
+      tool_type: "mcp";
+      /**
+       * The tool's name on its server.
+       */
+      mcp_tool_name: string;
+      server_name?: string | null;
+      parameters?: {
+        [k: string]: unknown;
+      } | null;
+      content: {
+        type: string;
+      }[];
+      duration_ms?: number | null;
+    }
+  | {
+      tool_type: "custom";
+      name: string;
+      data: unknown;
+    };
+/**
+ * What a diff line is.
+ */
+export type DiffLineType = "context" | "added" | "removed";
+/**
+ * File or directory.
+ */
+export type FileKind = "file" | "directory";
+/**
+ * A background process's state.
+ */
+export type ProcessStatus = "running" | "stopped";
+/**
+ * What became of fetched content.
+ */
+export type ProcessedType = "saved" | "markdown" | "ai_extracted";
+/**
+ * Where an image came from.
+ */
+export type ImageSource = "local" | "remote";
+/**
+ * Read or write.
+ */
+export type TodoAction = "read" | "write";
+/**
+ * A todo's state.
+ */
+export type TodoStatus = "pending" | "in_progress" | "completed";
+/**
+ * A todo's priority.
+ */
+export type TodoPriority = "high" | "medium" | "low";
+/**
  * The ToolResult schema version.
  */
-export type ToolResultVersion = "1.0.0";
+export type ToolResultVersion = "1.0.0" | "1.1.0";
 
 /**
  * The complete result of one tool execution (ToolResult v1, seed 000).
@@ -186,6 +413,11 @@ export interface ToolResult {
    * kept unchanged. Paths point into `output` (or `input.parameters`).
    */
   validation_issues?: SchemaIssue[] | null;
+  /**
+   * Typed per-tool data a renderer can rely on (seed 001), tagged by
+   * `tool_type`. Since schema_version 1.1.0.
+   */
+  tool_metadata?: ToolMetadata | null;
   metadata: ToolResultMetadata;
   schema_version: ToolResultVersion;
 }
@@ -250,6 +482,98 @@ export interface SchemaIssue {
    */
   code: string;
   message: string;
+}
+/**
+ * A unified-diff hunk. `old_count` / `new_count` agree with its lines.
+ */
+export interface DiffHunk {
+  old_start: number;
+  old_count: number;
+  new_start: number;
+  new_count: number;
+  lines: DiffLine[];
+}
+/**
+ * One line of a hunk. `old_line` is set for context and removed lines,
+ * `new_line` for context and added lines.
+ */
+export interface DiffLine {
+  type: DiffLineType;
+  /**
+   * The line without its line ending.
+   */
+  content: string;
+  old_line?: number | null;
+  new_line?: number | null;
+}
+/**
+ * The matches in one file.
+ */
+export interface SearchResult {
+  file_path: string;
+  language?: string | null;
+  matches: SearchMatch[];
+}
+/**
+ * One matching line. `match_start..match_end` is the match within
+ * `content`, in UTF-16 code units (JavaScript string offsets).
+ */
+export interface SearchMatch {
+  line_number: number;
+  content: string;
+  match_start: number;
+  match_end: number;
+  /**
+   * Lines around the match.
+   */
+  context?: ContextLine[] | null;
+}
+/**
+ * A line shown around a match.
+ */
+export interface ContextLine {
+  line_number: number;
+  content: string;
+}
+/**
+ * A file or directory found.
+ */
+export interface FileInfo {
+  path: string;
+  type: FileKind;
+  size?: number | null;
+  /**
+   * RFC 3339.
+   */
+  mod_time?: string | null;
+  language?: string | null;
+}
+/**
+ * Pixels.
+ */
+export interface ImageDimensions {
+  width: number;
+  height: number;
+}
+/**
+ * One todo.
+ */
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: TodoStatus;
+  priority?: TodoPriority | null;
+  created_at?: string | null;
+  updated_at?: string | null;
+}
+/**
+ * Counts of `todo_list` by status.
+ */
+export interface TodoStats {
+  total: number;
+  completed: number;
+  in_progress: number;
+  pending: number;
 }
 /**
  * Timing, resource use and context of one execution (seed 000 `ToolResultMetadata`).
@@ -375,6 +699,12 @@ export type IssueCode =
   | "invalid_error_code"
   | "invalid_sha256"
   | "unsupported_version"
+  | "hunk_count_mismatch"
+  | "match_out_of_line"
+  | "statistics_mismatch"
+  | "batch_count_mismatch"
+  | "timeout_status_mismatch"
+  | "field_needs_newer_version"
   | "success_status_mismatch"
   | "missing_error"
   | "unexpected_error"
