@@ -17,6 +17,10 @@ const srcWasm = path.join(pkgDir, 'src', 'wasm');
 const dist = path.join(pkgDir, 'dist');
 const rawWasm = (name) => path.join(root, 'target', 'wasm32-unknown-unknown', 'release', `${name}.wasm`);
 
+// `--ts-only`: reuse the wasm in src/wasm (after TypeScript-only edits).
+const tsOnly = process.argv.includes('--ts-only');
+
+if (!tsOnly) {
 step('build: wasm (cargo)');
 run('cargo', ['build', ...MODULES.flatMap((m) => ['-p', m.crate]), '--release', '--target', 'wasm32-unknown-unknown']);
 
@@ -33,6 +37,7 @@ for (const target of ['nodejs', 'web']) {
   }
 }
 writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
+}
 
 step('build: TypeScript');
 rmSync(dist, { recursive: true, force: true });

@@ -93,3 +93,22 @@ test('normalize: invalid or ambiguous input exits 1 with issues, usage errors ex
   assert.equal(cli(['normalize']).status, 2);
   assert.equal(cli(['normalize', fx('convert/does-not-exist.json')]).status, 2);
 });
+
+test('render: text, ansi and html; hostile output stays inert; usage errors exit 2', () => {
+  const r = cli(['render', fx('tool/valid-metadata-file-edit.json')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(fx('render/valid-metadata-file-edit.txt'), 'utf8'));
+  const ansi = cli(['render', '--format', 'ansi', fx('tool/valid-metadata-file-edit.json')]);
+  assert.match(ansi.stdout, /\x1b\[32m  \+    let name = "world";\x1b\[0m/);
+  const hostile = JSON.parse(readFileSync(fx('tool/valid-metadata-bash.json'), 'utf8'));
+  hostile.tool_metadata.stdout = '</pre><script>alert(1)</script>\x1b]0;t\x07';
+  const html = cli(['render', '--format', 'html', '-'], JSON.stringify(hostile));
+  assert.equal(html.status, 0, html.stderr);
+  assert.match(html.stdout, /^<pre class="tool-result" data-status="success">/);
+  assert.ok(!html.stdout.includes('<script>') && html.stdout.includes('&lt;/pre&gt;&lt;script&gt;'));
+  assert.ok(!html.stdout.includes('\x1b'));
+  assert.match(cli(['render', '--collapsed', fx('tool/valid-metadata-file-read.json')]).stdout, /^✓ success Read file: src\/main.py \(200 lines\)\n  import os/);
+  assert.equal(cli(['render', '--format', 'pdf', fx('tool/valid-success.json')]).status, 2);
+  assert.equal(cli(['render', '--width', '5', fx('tool/valid-success.json')]).status, 2);
+  assert.equal(cli(['render', fx('tool/invalid-empty.json')]).status, 1);
+});

@@ -7,6 +7,7 @@ import {
   fromOpenAIToolOutput,
   fromVercelToolPart,
   normalizeAgentResult,
+  renderText,
   validateAgentResult,
   validateToolResult,
   type ValidationResult,
@@ -18,6 +19,7 @@ import type { Issue } from './generated/types.js';
 const USAGE = `usage: toolresult validate [--kind agent|tool|auto] [--json] <file...|->
        toolresult normalize [--from auto|task-result|agent-message|mcp|anthropic|openai|vercel]
                             [--context <json>] <file|->
+       toolresult render [--format text|ansi|html] [--width N] [--max-lines N] [--collapsed] <file|->
 
 validate   checks AgentResult v1 / ToolResult v1 JSON files ("-" reads stdin).
   --kind     which envelope to expect (default: auto, from the fields present)
@@ -26,7 +28,10 @@ normalize  prints the input as an AgentResult v1 (auto, task-result, agent-messa
            or a ToolResult v1 (mcp, anthropic, openai, vercel); the changes made go
            to stderr. --context supplies what the source lacks, e.g.
            '{"agent_id":"a1","agent_type":"scaffold","action":"build"}' or '{"tool_name":"x"}'.
-Exit codes: 0 all valid / normalized, 1 any invalid, 2 usage or I/O error.`;
+render     prints a ToolResult for a terminal (text; ansi adds colour) or as an
+           HTML fragment (<pre>, every character from the result escaped). Whatever
+           the result holds, nothing in it can move the cursor or change the terminal.
+Exit codes: 0 all valid / normalized / rendered, 1 any invalid, 2 usage or I/O error.`;
 
 type Kind = 'agent' | 'tool';
 
@@ -60,6 +65,7 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
     return 0;
   }
   if (command === 'normalize') return normalize(rest, io);
+  if (command === 'render') return render(rest, io);
   if (command !== 'validate') {
     io.err(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
     return 2;
@@ -186,6 +192,71 @@ function normalize(args: string[], io: CliIo): number {
     return 0;
   } catch (e) {
     if (e instanceof ToolResultError) return fail(e.issues.length ? e.issues : [{ path: '', code: 'ambiguous_shape', message: e.message }]);
+    throw e;
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function render(args: string[], io: CliIo): number {
+  let format = 'text';
+  let width: number | undefined;
+  let maxLines: number | undefined;
+  let collapsed = false;
+  const files: string[] = [];
+  const number = (name: string, v: string | undefined): number | undefined => {
+    const n = Number(v);
+    if (v === undefined || !Number.isSafeInteger(n)) {
+      io.err(`${name} takes a whole number, got ${v ?? 'nothing'}`);
+      return undefined;
+    }
+    return n;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const value = (flag: string) => (a === flag ? args[++i] : a.slice(flag.length + 1));
+    if (a === '--format' || a.startsWith('--format=')) {
+      format = value('--format') ?? '';
+      if (!['text', 'ansi', 'html'].includes(format)) {
+        io.err(`--format must be text, ansi or html, got ${format || 'nothing'}\n\n${USAGE}`);
+        return 2;
+      }
+    } else if (a === '--width' || a.startsWith('--width=')) {
+      width = number('--width', value('--width'));
+      if (width === undefined) return 2;
+    } else if (a === '--max-lines' || a.startsWith('--max-lines=')) {
+      maxLines = number('--max-lines', value('--max-lines'));
+      if (maxLines === undefined) return 2;
+    } else if (a === '--collapsed') collapsed = true;
+    else if (a.startsWith('-') && a !== '-') {
+      io.err(`unknown option: ${a}\n\n${USAGE}`);
+      return 2;
+    } else files.push(a);
+  }
+  if (files.length !== 1) {
+    io.err(`render takes one input file (or -)\n\n${USAGE}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = files[0] === '-' ? io.readStdin() : readFileSync(files[0], 'utf8');
+  } catch (e) {
+    io.err(`cannot read ${files[0]}: ${(e as Error).message}`);
+    return 2;
+  }
+  try {
+    const out = renderText(text, { width, maxLines, collapsed, color: format === 'ansi' });
+    if (format === 'html') {
+      const status = JSON.parse(text).status as string;
+      const escaped = out.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+      io.out(`<pre class="tool-result" data-status="${status.replace(/[^a-z_]/g, '')}">${escaped}</pre>`);
+    } else io.out(out.replace(/\n$/, ''));
+    return 0;
+  } catch (e) {
+    if (e instanceof ToolResultError) {
+      io.err(`cannot render ${files[0]}: ${e.issues.length} issue${e.issues.length === 1 ? '' : 's'}\n${formatIssues(e.issues, Infinity)}`);
+      return e.code === 'invalid_options' ? 2 : 1;
+    }
     throw e;
   }
 }

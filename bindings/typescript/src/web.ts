@@ -48,6 +48,8 @@ export * from './schema.js';
 export * from './store.js';
 export * from './reference.js';
 export * from './convert.js';
+export * from './render.js';
+export * from './dom.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

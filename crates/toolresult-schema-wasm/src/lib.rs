@@ -4,8 +4,10 @@
 //! it takes JSON text and returns JSON text, and nothing here throws.
 
 mod convert;
+mod metadata;
 mod reference;
 mod registry;
+mod render;
 mod schema;
 mod store;
 

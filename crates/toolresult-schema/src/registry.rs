@@ -7,7 +7,9 @@ use toolresult::tape::Tape;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use toolresult::{Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolResult, ToolStatus};
+use toolresult::{
+    Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolMetadata, ToolResult, ToolStatus,
+};
 
 use crate::compile::{compile, CompiledSchema};
 use crate::options::SchemaOptions;
@@ -51,6 +53,7 @@ struct Tool {
     definition: ToolDefinition,
     input: Option<Arc<CompiledSchema>>,
     output: Option<Arc<CompiledSchema>>,
+    metadata: Option<Arc<CompiledSchema>>,
 }
 
 /// Tools by name, their schemas compiled once. Registering the same schema
@@ -83,12 +86,15 @@ impl ToolRegistry {
         }
         let input = self.compiled_for(definition.input_schema.as_ref(), "/input_schema")?;
         let output = self.compiled_for(definition.output_schema.as_ref(), "/output_schema")?;
+        let metadata =
+            self.compiled_for(definition.metadata_schema.as_ref(), "/metadata_schema")?;
         self.tools.insert(
             definition.name.clone(),
             Tool {
                 definition,
                 input,
                 output,
+                metadata,
             },
         );
         // Drop compiled schemas no tool uses any more (a replaced schema).
@@ -218,6 +224,16 @@ impl ToolRegistry {
         }))
     }
 
+    /// Checks the `data` of a `custom` tool_metadata against the tool's
+    /// `metadata_schema` (none: always ok).
+    pub fn validate_metadata(&self, name: &str, data: &Value) -> Result<ValidationReport, Issues> {
+        let tool = self.tool(name)?;
+        Ok(ValidationReport::of(match &tool.metadata {
+            None => Vec::new(),
+            Some(schema) => schema.validate_tape(&Tape::from_value(data)),
+        }))
+    }
+
     /// Seed 000's result flow: a successful result whose output fails the
     /// tool's output schema becomes `output_validation_failed` with
     /// `error_code` OUTPUT_VALIDATION_FAILED, an error message and the issues in
@@ -230,14 +246,26 @@ impl ToolRegistry {
         }
         let name = result.input.tool_name.clone();
         let output = result.output.as_ref().filter(|o| !o.is_null());
-        let report = self.validate_output(&name, output)?;
-        if report.ok {
+        let mut issues = self.validate_output(&name, output)?.issues;
+        if let Some(ToolMetadata::Custom(custom)) = &result.tool_metadata {
+            // Paths into the metadata say so; output paths stay as they are.
+            issues.extend(
+                self.validate_metadata(&name, &custom.data)?
+                    .issues
+                    .into_iter()
+                    .map(|mut i| {
+                        i.path = format!("/tool_metadata/data{}", i.path);
+                        i
+                    }),
+            );
+        }
+        if issues.is_empty() {
             return Ok(result);
         }
         result.status = ToolStatus::OutputValidationFailed;
         result.error_code = Some(OUTPUT_VALIDATION_FAILED.into());
-        result.error_message = Some(failure_message(&report.issues));
-        result.validation_issues = Some(report.issues);
+        result.error_message = Some(failure_message(&issues));
+        result.validation_issues = Some(issues);
         Ok(result)
     }
 }

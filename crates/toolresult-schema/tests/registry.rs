@@ -131,3 +131,42 @@ fn registry_caches_by_content_and_checks_results() {
         .unwrap_err();
     assert_eq!(e.0[0].path, "/output_schema/minimum");
 }
+
+#[test]
+fn custom_tool_metadata_is_checked_against_the_metadata_schema() {
+    let mut reg = ToolRegistry::new(SchemaOptions::default());
+    reg.register_value(json!({
+        "name": "add",
+        "metadataSchema": {"type": "object", "required": ["key"], "properties": {"key": {"type": "string"}}}
+    }))
+    .unwrap();
+    let with = |data: serde_json::Value| {
+        let mut r = result(json!(3));
+        r.schema_version = toolresult::ToolResultVersion::V1_1_0;
+        r.tool_metadata =
+            serde_json::from_value(json!({"tool_type": "custom", "name": "sum", "data": data}))
+                .unwrap();
+        r
+    };
+    let ok = reg.check_result(with(json!({"key": "AB-1"}))).unwrap();
+    assert_eq!(ok.status, ToolStatus::Success);
+    let bad = reg.check_result(with(json!({"key": 7}))).unwrap();
+    assert_eq!(bad.status, ToolStatus::OutputValidationFailed);
+    let issues = bad.validation_issues.unwrap();
+    assert_eq!(issues[0].path, "/tool_metadata/data/key");
+    assert!(bad
+        .error_message
+        .unwrap()
+        .contains("/tool_metadata/data/key"));
+    assert!(
+        reg.validate_metadata("add", &json!({}))
+            .unwrap()
+            .issues
+            .len()
+            == 1
+    );
+    let e = reg
+        .register_value(json!({"name": "x", "metadata_schema": {"type": 5}}))
+        .unwrap_err();
+    assert!(e.0[0].path.starts_with("/metadata_schema"));
+}

@@ -32,6 +32,14 @@ pub struct ToolDefinition {
         skip_serializing_if = "Option::is_none"
     )]
     pub output_schema: Option<Value>,
+    /// JSON Schema of `tool_metadata.data` in this tool's results when their
+    /// `tool_type` is `custom` (README "Typed per-tool data").
+    #[serde(
+        default,
+        alias = "metadataSchema",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub metadata_schema: Option<Value>,
     /// Any other fields of the definition, unchanged.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

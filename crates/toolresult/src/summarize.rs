@@ -7,6 +7,7 @@ use alloc::string::{String, ToString};
 use serde_json::{Map, Value};
 
 use crate::status::ToolStatus;
+use crate::tool_metadata::{DiffHunk, DiffLineType, ToolMetadata};
 use crate::tool_result::ToolResult;
 
 /// Longest argument value quoted in a summary, in characters.
@@ -16,6 +17,104 @@ const ARG_CHARS: usize = 80;
 /// src: 12 matches in 4 files", "bash `make test`: exit 0, 120 lines", or a
 /// generic line for tools it does not know.
 pub fn summarize(result: &ToolResult) -> String {
+    let base = match result.tool_metadata.as_ref().and_then(from_metadata) {
+        Some(line) => line,
+        None => from_output(result),
+    };
+    if result.status == ToolStatus::Success {
+        base
+    } else {
+        let code = result
+            .error_code
+            .as_deref()
+            .unwrap_or(result.status.as_str());
+        format!("{base}: {} ({code})", result.status.as_str())
+    }
+}
+
+/// The summary typed per-tool data gives, for the kinds that say more than
+/// the output does.
+fn from_metadata(m: &ToolMetadata) -> Option<String> {
+    let files = |n: usize| plural(n as u64, "file", "files");
+    Some(match m {
+        ToolMetadata::FileRead(r) => {
+            let n = r.total_lines.unwrap_or(r.lines.len() as u64);
+            format!("Read file: {}{}", r.file_path, paren(Some(n), "line"))
+        }
+        ToolMetadata::FileWrite(w) => format!(
+            "Wrote file: {}{}",
+            w.file_path,
+            paren(Some(line_count(&w.content)), "line")
+        ),
+        ToolMetadata::FileEdit(e) => edited(&e.file_path, &e.diff_hunks),
+        ToolMetadata::FileMultiEdit(e) => edited(&e.file_path, &e.diff_hunks),
+        ToolMetadata::Grep(g) => {
+            let matches: usize = g.results.iter().map(|r| r.matches.len()).sum();
+            let place = g
+                .path
+                .as_deref()
+                .map(|p| format!(" in {p}"))
+                .unwrap_or_default();
+            format!(
+                "grep '{}'{place}: {matches} {} in {} {}{}",
+                g.pattern,
+                plural(matches as u64, "match", "matches"),
+                g.results.len(),
+                files(g.results.len()),
+                if g.truncated { " (truncated)" } else { "" }
+            )
+        }
+        ToolMetadata::Glob(g) => format!(
+            "glob '{}': {} {}{}",
+            g.pattern,
+            g.files.len(),
+            files(g.files.len()),
+            if g.truncated { " (truncated)" } else { "" }
+        ),
+        ToolMetadata::Bash(b) => {
+            let outcome = match (b.timed_out, b.exit_code) {
+                (true, _) => String::from("timed out"),
+                (false, Some(code)) => format!("exit {code}"),
+                (false, None) => String::from("no exit code"),
+            };
+            format!(
+                "bash `{}`: {outcome}",
+                short(&Value::String(b.command.clone()))
+            )
+        }
+        ToolMetadata::Todo(t) => format!(
+            "Todo list: {} done, {} in progress, {} pending",
+            t.statistics.completed, t.statistics.in_progress, t.statistics.pending
+        ),
+        ToolMetadata::Batch(b) => format!(
+            "Batch of {}: {} succeeded, {} failed",
+            b.sub_results.len(),
+            b.success_count,
+            b.failure_count
+        ),
+        _ => return None,
+    })
+}
+
+/// "Edited src/main.rs: +12 −3 in 2 hunks".
+fn edited(path: &str, hunks: &[DiffHunk]) -> String {
+    let count = |kind: DiffLineType| {
+        hunks
+            .iter()
+            .flat_map(|h| &h.lines)
+            .filter(|l| l.kind == kind)
+            .count()
+    };
+    format!(
+        "Edited {path}: +{} \u{2212}{} in {} {}",
+        count(DiffLineType::Added),
+        count(DiffLineType::Removed),
+        hunks.len(),
+        plural(hunks.len() as u64, "hunk", "hunks")
+    )
+}
+
+fn from_output(result: &ToolResult) -> String {
     let name = result.input.tool_name.as_str();
     let args = &result.input.parameters;
     let out = result.output.as_ref().filter(|o| !o.is_null());
@@ -171,15 +270,7 @@ pub fn summarize(result: &ToolResult) -> String {
             format!("{name}({shown}){}", size(result))
         }
     };
-    if result.status == ToolStatus::Success {
-        base
-    } else {
-        let code = result
-            .error_code
-            .as_deref()
-            .unwrap_or(result.status.as_str());
-        format!("{base}: {} ({code})", result.status.as_str())
-    }
+    base
 }
 
 enum Kind {

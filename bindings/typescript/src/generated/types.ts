@@ -842,6 +842,13 @@ export interface ToolDefinition {
   output_schema?: {
     [k: string]: unknown;
   };
+  /**
+   * JSON Schema of `tool_metadata.data` in this tool's results when their
+   * `tool_type` is `custom` (README "Typed per-tool data").
+   */
+  metadata_schema?: {
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 

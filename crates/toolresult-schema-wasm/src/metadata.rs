@@ -1,0 +1,12 @@
+//! Helpers that produce typed per-tool data.
+
+use toolresult::diff::diff_hunks;
+use wasm_bindgen::prelude::*;
+
+use toolresult::reply::to_json;
+
+/// Unified-diff hunks (JSON array of `DiffHunk`) turning `old` into `new`.
+#[wasm_bindgen]
+pub fn diff_hunks_of(old: &str, new: &str, context: usize) -> String {
+    to_json(&diff_hunks(old, new, context))
+}

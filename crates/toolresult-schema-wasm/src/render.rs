@@ -1,0 +1,26 @@
+//! Text rendering. It reads the typed ToolResult, whose deserializer lives
+//! in this module already (the store uses it); in the envelope module it
+//! would double that module's size (bench/NOTES.md).
+
+use toolresult::render::{render_text, RenderOptions};
+use toolresult::{detect_language, parse_tool_result, ValidationOptions};
+use wasm_bindgen::prelude::*;
+
+use toolresult::reply::{options_from_json, outcome};
+
+/// A ToolResult (JSON text) rendered as text; `options_json` is `""` for
+/// the defaults. `{"ok":true,"value":"…"}` or the issues.
+#[wasm_bindgen]
+pub fn render_result_text(result_json: &str, options_json: &str) -> String {
+    outcome((|| {
+        let opts: RenderOptions = options_from_json(options_json, "options")?;
+        let r = parse_tool_result(result_json, &ValidationOptions::default())?;
+        Ok(render_text(&r, &opts))
+    })())
+}
+
+/// The language of a file by its name, or `""`.
+#[wasm_bindgen]
+pub fn language_of(path: &str) -> String {
+    detect_language(path).unwrap_or_default().into()
+}
