@@ -491,8 +491,13 @@ fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
             if let Some(d) = &b.description {
                 out.text("  ", Some(BOLD), d);
             }
+            // Nested results get the width less their indent.
+            let inner = RenderOptions {
+                width: out.opts.width.saturating_sub(4).max(20),
+                ..out.opts.clone()
+            };
             for sub in &b.sub_results {
-                let nested = render_text(sub, out.opts);
+                let nested = render_text(sub, &inner);
                 for line in nested.trim_end_matches('\n').split('\n') {
                     out.raw(format!("  │ {line}"));
                 }

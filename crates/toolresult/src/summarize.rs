@@ -86,6 +86,37 @@ fn from_metadata(m: &ToolMetadata) -> Option<String> {
             "Todo list: {} done, {} in progress, {} pending",
             t.statistics.completed, t.statistics.in_progress, t.statistics.pending
         ),
+        ToolMetadata::WebFetch(w) => format!(
+            "Fetched {}{}",
+            short(&Value::String(w.url.clone())),
+            w.size.map(|n| format!(": {n} bytes")).unwrap_or_default()
+        ),
+        ToolMetadata::BrowserNavigate(n) => format!(
+            "Opened {}{}",
+            short(&Value::String(
+                n.final_url.clone().unwrap_or_else(|| n.url.clone())
+            )),
+            n.title
+                .as_deref()
+                .map(|t| format!(" ({})", short(&Value::String(t.into()))))
+                .unwrap_or_default()
+        ),
+        ToolMetadata::BrowserScreenshot(s) => format!(
+            "Screenshot {} ({}x{})",
+            short(&Value::String(s.output_path.clone())),
+            s.width,
+            s.height
+        ),
+        ToolMetadata::Mcp(m) => format!(
+            "MCP {}{}: {} content {}",
+            m.server_name
+                .as_deref()
+                .map(|s| format!("{s}/"))
+                .unwrap_or_default(),
+            m.mcp_tool_name,
+            m.content.len(),
+            plural(m.content.len() as u64, "block", "blocks")
+        ),
         ToolMetadata::Batch(b) => format!(
             "Batch of {}: {} succeeded, {} failed",
             b.sub_results.len(),

@@ -28,6 +28,25 @@ fn cases() -> Vec<(String, ToolResult, RenderOptions)> {
     for name in names {
         let r = load(&format!("tool/{name}"));
         let stem = name.trim_end_matches(".json").to_string();
+        // Each kind also as a failure and as a timeout: the header, the error
+        // line and the retryable note come from the status.
+        if stem.starts_with("valid-metadata-") && !stem.contains("-edge-") {
+            for (status, code) in [
+                (toolresult::ToolStatus::Failed, "TOOL_ERROR"),
+                (toolresult::ToolStatus::Timeout, "TIMEOUT"),
+            ] {
+                let mut failed = r.clone();
+                failed.status = status;
+                failed.error_code = Some(code.into());
+                failed.error_message = Some(format!("the tool ended with {}", status.as_str()));
+                let kind = stem.trim_start_matches("valid-metadata-");
+                cases.push((
+                    format!("{}-{kind}", status.as_str()),
+                    failed,
+                    RenderOptions::default(),
+                ));
+            }
+        }
         cases.push((stem, r, RenderOptions::default()));
     }
     let edit = load("tool/valid-metadata-file-edit.json");
@@ -52,7 +71,7 @@ fn cases() -> Vec<(String, ToolResult, RenderOptions)> {
     failed.error_code = Some("EACCES".into());
     failed.error_message = Some("src/main.rs is read-only".into());
     cases.push((
-        "failed-file-edit".into(),
+        "permission-denied-file-edit".into(),
         failed.clone(),
         RenderOptions::default(),
     ));
@@ -96,6 +115,15 @@ fn snapshots() {
     let mut failures = Vec::new();
     let cases = cases();
     assert!(cases.len() >= 25, "{} cases", cases.len());
+    // No snapshot without its case (a renamed case leaves none behind).
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let stem = file.trim_end_matches(".txt");
+        assert!(
+            update || cases.iter().any(|(name, _, _)| name == stem),
+            "snapshot {file} has no case"
+        );
+    }
     for (name, r, opts) in cases {
         let got = render_text(&r, &opts);
         let file = dir.join(format!("{name}.txt"));
