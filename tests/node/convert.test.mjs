@@ -227,6 +227,7 @@ test('MCP: every fixture for a difference between the revisions is what the ship
     ['mcp-2026-structured-boolean.json', 'CallToolResult', false, true],
     ['mcp-2026-structured-null.json', 'CallToolResult', false, true],
     ['mcp-2026-server-info-meta.json', 'CallToolResult', true, true],
+    ['mcp-2026-block-meta.json', 'CallToolResult', true, true],
     ['invalid-mcp-2026-input-required.json', 'InputRequiredResult', null, true],
     ['invalid-mcp-2025-create-task-result.json', 'CreateTaskResult', true, null],
     ['mcp-tool-2025-execution.json', 'Tool', true, true],
