@@ -151,7 +151,12 @@ fn batch(c: &mut Checker, m: &Value) {
 
 /// The checks that compare the metadata with its envelope.
 pub(crate) fn with_envelope(c: &mut Checker, m: &Value, envelope: &Value) {
-    let status = envelope.get("status").and_then(Value::as_str);
+    // Only a status that passed its own check counts: the streaming
+    // validator compares with what it captured, which is nothing otherwise.
+    let status = envelope
+        .get("status")
+        .and_then(Value::as_str)
+        .filter(|s| crate::status::ToolStatus::parse(s).is_some());
     if m.get("tool_type").and_then(Value::as_str) == Some("bash")
         && m.get("timed_out") == Some(&Value::Bool(true))
         && status.is_some_and(|s| s != "timeout")

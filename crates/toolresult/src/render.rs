@@ -265,9 +265,10 @@ fn diff(out: &mut Out, path: &str, hunks: &[DiffHunk]) {
     }
 }
 
-/// A match line with the match marked: inverse video in colour, `[[…]]`
-/// otherwise. Offsets are UTF-16 code units; out-of-range ones mark nothing.
-fn marked(out: &Out, content: &str, start: u64, end: u64) -> String {
+/// A match line with the match marked — inverse video in colour, `[[…]]`
+/// otherwise — cut to the width without ever cutting inside a style.
+/// Offsets are UTF-16 code units; out-of-range ones mark nothing.
+fn marked(out: &Out, prefix: &str, content: &str, start: u64, end: u64) -> String {
     let mut utf16 = 0u64;
     let (mut a, mut b) = (None, None);
     for (i, c) in content.char_indices() {
@@ -285,21 +286,50 @@ fn marked(out: &Out, content: &str, start: u64, end: u64) -> String {
     if utf16 == start && a.is_none() {
         a = Some(content.len());
     }
-    match (a, b) {
-        (Some(a), Some(b)) if a < b => {
-            let (pre, hit, post) = (
-                sanitize(&content[..a]),
-                sanitize(&content[a..b]),
-                sanitize(&content[b..]),
-            );
-            if out.opts.color {
-                format!("{pre}{INVERSE}{hit}{RESET}{post}")
-            } else {
-                format!("{pre}[[{hit}]]{post}")
-            }
-        }
-        _ => sanitize(content),
+    let (pre, hit, post) = match (a, b) {
+        (Some(a), Some(b)) if a < b => (
+            sanitize(&content[..a]),
+            sanitize(&content[a..b]),
+            sanitize(&content[b..]),
+        ),
+        _ => return out.fit(prefix, &sanitize(content)),
+    };
+    let (open, close) = if out.opts.color {
+        (INVERSE, RESET)
+    } else {
+        ("[[", "]]")
+    };
+    let width = out.opts.width.max(20);
+    let visible = |s: &str| s.chars().count();
+    let total = visible(prefix) + visible(&pre) + visible(&hit) + visible(&post);
+    let extra = if out.opts.color { 0 } else { 4 };
+    if total + extra <= width {
+        return format!("{prefix}{pre}{open}{hit}{close}{post}");
     }
+    // Keep width - 1 visible characters, then `…`; a style opened is closed.
+    let mut budget = width - 1;
+    let mut line = String::new();
+    for (part, styled) in [
+        (prefix, false),
+        (pre.as_str(), false),
+        (hit.as_str(), true),
+        (post.as_str(), false),
+    ] {
+        if budget == 0 {
+            break;
+        }
+        let kept: String = part.chars().take(budget).collect();
+        budget -= visible(&kept);
+        if styled && !kept.is_empty() {
+            line.push_str(open);
+            line.push_str(&kept);
+            line.push_str(close);
+        } else {
+            line.push_str(&kept);
+        }
+    }
+    line.push('…');
+    line
 }
 
 fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
@@ -345,8 +375,8 @@ fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
                         let line = out.style(DIM, &line);
                         out.raw(line);
                     }
-                    let text = marked(out, &hit.content, hit.match_start, hit.match_end);
-                    let line = out.fit(&format!("    {:>5}: ", hit.line_number), &text);
+                    let prefix = format!("    {:>5}: ", hit.line_number);
+                    let line = marked(out, &prefix, &hit.content, hit.match_start, hit.match_end);
                     out.raw(line);
                     for c in hit
                         .context

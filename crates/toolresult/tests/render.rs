@@ -219,3 +219,28 @@ fn hostile_output_renders_inert() {
         inert(&collapsed).unwrap();
     }
 }
+
+/// Regression (found by the `render` fuzz target): a narrow width must not
+/// cut a line inside the renderer's own styles.
+#[test]
+fn narrow_widths_never_cut_inside_a_style() {
+    for (name, r, _) in cases() {
+        for width in [20, 27, 33] {
+            for collapsed in [false, true] {
+                let opts = RenderOptions {
+                    width,
+                    color: true,
+                    collapsed,
+                    max_lines: 6,
+                };
+                let text = render_text(&r, &opts);
+                inert(&text).unwrap_or_else(|e| panic!("{name} at width {width}: {e}"));
+                let opens = text.matches("\x1b[7m").count() + text.matches("\x1b[1m").count();
+                assert!(
+                    text.matches("\x1b[0m").count() >= opens,
+                    "{name}: every style is closed"
+                );
+            }
+        }
+    }
+}
