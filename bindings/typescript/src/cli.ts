@@ -121,6 +121,20 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
   return report.every((r) => r.ok) ? 0 : 1;
 }
 
+/** The one input file (or stdin) of a command that takes one; undefined after reporting a usage or I/O error. */
+function readOne(command: string, files: string[], io: CliIo): string | undefined {
+  if (files.length !== 1) {
+    io.err(`${command} takes one input file (or -)\n\n${USAGE}`);
+    return undefined;
+  }
+  try {
+    return files[0] === '-' ? io.readStdin() : readFileSync(files[0], 'utf8');
+  } catch (e) {
+    io.err(`cannot read ${files[0]}: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
 const FROM = ['auto', 'task-result', 'agent-message', 'mcp', 'anthropic', 'openai', 'vercel'] as const;
 type From = (typeof FROM)[number];
 
@@ -150,17 +164,8 @@ function normalize(args: string[], io: CliIo): number {
       return 2;
     } else files.push(a);
   }
-  if (files.length !== 1) {
-    io.err(`normalize takes one input file (or -)\n\n${USAGE}`);
-    return 2;
-  }
-  let text: string;
-  try {
-    text = files[0] === '-' ? io.readStdin() : readFileSync(files[0], 'utf8');
-  } catch (e) {
-    io.err(`cannot read ${files[0]}: ${(e as Error).message}`);
-    return 2;
-  }
+  const text = readOne('normalize', files, io);
+  if (text === undefined) return 2;
   const fail = (issues: Issue[]): number => {
     io.err(`cannot normalize ${files[0]}: ${issues.length} issue${issues.length === 1 ? '' : 's'}\n${formatIssues(issues, Infinity)}`);
     return 1;
@@ -233,17 +238,8 @@ function render(args: string[], io: CliIo): number {
       return 2;
     } else files.push(a);
   }
-  if (files.length !== 1) {
-    io.err(`render takes one input file (or -)\n\n${USAGE}`);
-    return 2;
-  }
-  let text: string;
-  try {
-    text = files[0] === '-' ? io.readStdin() : readFileSync(files[0], 'utf8');
-  } catch (e) {
-    io.err(`cannot read ${files[0]}: ${(e as Error).message}`);
-    return 2;
-  }
+  const text = readOne('render', files, io);
+  if (text === undefined) return 2;
   try {
     const out = renderText(text, { width, maxLines, collapsed, color: format === 'ansi' });
     if (format === 'html') {

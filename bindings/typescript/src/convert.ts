@@ -81,12 +81,15 @@ export function normalizeAgentResult(input: unknown, context?: MigrationContext)
   return normalizeWith(input, context, 'auto');
 }
 
+/** The caller's options are wrong (an unknown revision or part shape), not the input. */
+const badOptions = (issues: Issue[]) => issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options');
+
 function from(kind: string, input: unknown, ctx: CallContext | undefined, variant = ''): ToolResult {
   const t = text(input, 'the input');
   if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
   const out = JSON.parse(schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
   if (!out.ok) {
-    const code = out.issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options') ? 'invalid_options' : 'invalid_input';
+    const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_input';
     throw new ToolResultError(code, code === 'invalid_options' ? `invalid ${kind} conversion options` : `not a convertible ${kind} result`, out.issues);
   }
   return out.value;
@@ -97,7 +100,7 @@ function to<T>(kind: string, result: ToolResult | string, variant = ''): T {
   if ('issues' in t) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', t.issues);
   const out = JSON.parse(schemaEngine.call((w) => w.tool_result_to(kind, t.text, variant))) as Outcome<T>;
   if (!out.ok) {
-    const code = out.issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options') ? 'invalid_options' : 'invalid_tool_result';
+    const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, `cannot convert to ${kind}`, out.issues);
   }
   return out.value;

@@ -114,15 +114,18 @@ function statusMark(status: string): string {
   return '✗';
 }
 
+/** The text renderer's body (its lines after the header), unindented, as a <pre>; nothing when empty. */
+function textBody(b: Builder, r: ToolResult, into: El): void {
+  const text = renderText(r).split('\n').slice(1).join('\n').replace(/\n$/, '').replace(/^ {2}/gm, '');
+  if (text.trim()) into.append(b.pre(text));
+}
+
 function body(b: Builder, r: ToolResult): El {
   const m = r.tool_metadata;
   const root = b.el('div', 'tr-body');
   if (!m) {
     if (r.content?.length) for (const block of r.content) root.append(b.block(block));
-    else {
-      const text = renderText(r).split('\n').slice(1).join('\n').replace(/\n$/, '');
-      if (text.trim()) root.append(b.pre(text.replace(/^ {2}/gm, '')));
-    }
+    else textBody(b, r, root);
     return root;
   }
   switch (m.tool_type) {
@@ -213,10 +216,8 @@ function body(b: Builder, r: ToolResult): El {
     case 'browser_navigate':
       root.append(b.el('p', 'tr-title', m.title ?? '(no title)'), b.link(m.final_url ?? m.url));
       break;
-    default: {
-      const text = renderText(r).split('\n').slice(1).join('\n').replace(/\n$/, '');
-      root.append(b.pre(text.replace(/^ {2}/gm, '')));
-    }
+    default:
+      textBody(b, r, root);
   }
   return root;
 }

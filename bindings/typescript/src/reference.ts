@@ -4,17 +4,11 @@ import { ToolResultError } from './errors.js';
 import type { Issue, ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 import type { ResultStore } from './store.js';
-import { toWireText } from './wire.js';
+import { toolResultJson } from './wire.js';
 
 type Summarizer = (result: ToolResult) => string;
 const summarizers: { pattern: string | RegExp; matches: (name: string) => boolean; fn: Summarizer }[] = [];
 
-function resultText(result: ToolResult | string): string {
-  if (typeof result === 'string') return result;
-  const w = toWireText(result, { maxBytes: 64 * 1024 * 1024, maxDepth: 128 });
-  if (w.issues) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', w.issues);
-  return w.text;
-}
 
 function unwrap<T>(json: string): T {
   const out = JSON.parse(json) as { ok: true; value: T } | { ok: false; issues: Issue[] };
@@ -75,7 +69,7 @@ export function customSummary(result: ToolResult | string): string | undefined {
 export function summarize(result: ToolResult | string): string {
   const custom = customSummary(result);
   if (custom !== undefined) return custom;
-  const json = resultText(result);
+  const json = toolResultJson(result);
   return unwrap<string>(schemaEngine.call((w) => w.summarize_result(json)));
 }
 
@@ -93,7 +87,7 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `previewChars must be a positive integer, got ${chars}`);
   // "" lets the wasm side compute the built-in summary from the result it parses anyway.
   const summary = customSummary(result) ?? '';
-  const json = resultText(result);
+  const json = toolResultJson(result);
   return unwrap<ToolResultReference>(schemaEngine.call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
 }
 
@@ -109,7 +103,7 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
 export function previewResult(result: ToolResult | string, options: { maxChars?: number } = {}): string {
   const chars = options.maxChars ?? 500;
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${chars}`);
-  const json = resultText(result);
+  const json = toolResultJson(result);
   return unwrap<string>(schemaEngine.call((w) => w.preview_result(json, chars)));
 }
 

@@ -11,7 +11,7 @@ import type {
   ToolResult,
 } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
-import { toWireText } from './wire.js';
+import { toolResultJson } from './wire.js';
 
 /** How `renderText` renders. */
 export interface RenderTextOptions {
@@ -25,12 +25,6 @@ export interface RenderTextOptions {
   collapsed?: boolean;
 }
 
-function resultJson(result: ToolResult | string): string {
-  if (typeof result === 'string') return result;
-  const w = toWireText(result, { maxBytes: 64 * 1024 * 1024, maxDepth: 128 });
-  if (w.issues) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', w.issues);
-  return w.text;
-}
 
 function wholeAtLeast(name: string, value: number | undefined, min: number): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
@@ -55,7 +49,7 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
   if (options === null || typeof options !== 'object') throw new ToolResultError('invalid_options', 'options must be an object');
   wholeAtLeast('width', options.width, 20);
   wholeAtLeast('maxLines', options.maxLines, 4);
-  const json = resultJson(result);
+  const json = toolResultJson(result);
   const opts = JSON.stringify(options);
   const out = JSON.parse(schemaEngine.call((w) => w.render_result_text(json, opts))) as { ok: true; value: string } | { ok: false; issues: Issue[] };
   if (!out.ok) {

@@ -1,7 +1,8 @@
 // Turning JS input into the JSON text the wasm core reads, without letting a
 // value change on the way: what JSON.stringify would drop or rewrite silently
 // (NaN, undefined in arrays, functions, Dates, Maps, cycles, -0) is an issue.
-import type { Issue } from './generated/types.js';
+import { ToolResultError } from './errors.js';
+import type { Issue, ToolResult } from './generated/types.js';
 
 export interface WireLimits {
   maxBytes: number;
@@ -170,4 +171,12 @@ export function tooLargeIssue(maxBytes: number, size: number): Issue {
     code: 'too_large',
     message: `input is at least ${size} bytes, over the maxBytes limit of ${maxBytes} (raise it with the maxBytes option)`,
   };
+}
+
+/** A ToolResult given as a value or as JSON text, as the JSON text the wasm side parses (and checks). */
+export function toolResultJson(result: ToolResult | string): string {
+  if (typeof result === 'string') return result;
+  const w = toWireText(result, { maxBytes: 64 * 1024 * 1024, maxDepth: 128 });
+  if (w.issues) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', w.issues);
+  return w.text;
 }

@@ -82,7 +82,10 @@ fn known_fields(o: &Map<String, Value>, allowed: &[&str], what: &str) -> Result<
     }
 }
 
-/// A spec for `build_value` from what the source shape had.
+/// A spec for `build_value` from what the source shape had. An `output` of
+/// `Some(null)` stays in the result as an explicit `output: null`: a value in
+/// MCP 2026-07-28 and the AI SDK, while `build_value` (createSuccess) reads
+/// null as "no output".
 fn build(
     ctx: &CallContext,
     (call_id, tool_name): (Option<String>, Option<String>),
@@ -110,6 +113,7 @@ fn build(
     if let Some(id) = call_id.or_else(|| ctx.tool_call_id.clone()) {
         input.insert("tool_call_id".into(), Value::String(id));
     }
+    let null_output = output.as_ref().is_some_and(Value::is_null);
     let mut spec = Map::new();
     spec.insert("input".into(), Value::Object(input));
     for (k, v) in [("output", output), ("content", content), ("meta", meta)] {
@@ -131,7 +135,25 @@ fn build(
         spec.insert("error_code".into(), json!("TOOL_ERROR"));
         spec.insert("error_message".into(), Value::String(message));
     }
-    build_value(Value::Object(spec), stamp, failed)
+    let mut tr = build_value(Value::Object(spec), stamp, failed)?;
+    if null_output {
+        insert_null_output(&mut tr);
+    }
+    Ok(tr)
+}
+
+/// Puts `output: null` right after `input`, where the builder writes outputs.
+fn insert_null_output(tr: &mut Value) {
+    if let Value::Object(o) = tr {
+        let rest: Vec<(String, Value)> = core::mem::take(o).into_iter().collect();
+        for (k, v) in rest {
+            let after_input = k == "input";
+            o.insert(k, v);
+            if after_input {
+                o.insert("output".into(), Value::Null);
+            }
+        }
+    }
 }
 
 /// Text of the text blocks, one per line.
@@ -290,8 +312,7 @@ pub fn from_mcp(
             text
         }
     });
-    let null_output = structured.as_ref().is_some_and(Value::is_null);
-    let mut tr = build(
+    build(
         ctx,
         (None, None),
         structured,
@@ -299,26 +320,7 @@ pub fn from_mcp(
         o.get("_meta").cloned(),
         error,
         stamp,
-    )?;
-    if null_output {
-        // The builder treats null as "no output"; MCP 2026-07-28 `null` is a value.
-        insert_output(&mut tr, Value::Null);
-    }
-    Ok(tr)
-}
-
-/// Puts `output` right after `input`, where the builder writes it.
-fn insert_output(tr: &mut Value, output: Value) {
-    if let Value::Object(o) = tr {
-        let rest: Vec<(String, Value)> = core::mem::take(o).into_iter().collect();
-        for (k, v) in rest {
-            let after_input = k == "input";
-            o.insert(k, v);
-            if after_input {
-                o.insert("output".into(), output.clone());
-            }
-        }
-    }
+    )
 }
 
 /// ToolResult → MCP `CallToolResult`. Without content blocks, the output is
@@ -395,30 +397,9 @@ pub fn result_text(tr: &Value) -> Result<String, Issues> {
 }
 
 fn block_as_text(b: &Value) -> String {
-    let Some(o) = b.as_object() else {
-        return json_text(b);
-    };
-    match str_of(o, "type") {
-        Some("text") => str_of(o, "text").unwrap_or_default().to_string(),
-        Some("image") => binary_note("image", str_of(o, "mimeType"), str_of(o, "data")),
-        Some("audio") => binary_note("audio", str_of(o, "mimeType"), str_of(o, "data")),
-        Some("resource_link") => format!(
-            "[resource] {} <{}>",
-            str_of(o, "name").unwrap_or(""),
-            str_of(o, "uri").unwrap_or("")
-        ),
-        Some("resource") => {
-            let r = o.get("resource").and_then(Value::as_object);
-            match r.and_then(|r| str_of(r, "text")) {
-                Some(text) => text.to_string(),
-                None => binary_note(
-                    "resource",
-                    r.and_then(|r| str_of(r, "mimeType")),
-                    r.and_then(|r| str_of(r, "blob")),
-                ),
-            }
-        }
-        _ => json_text(b),
+    match b.as_object() {
+        Some(o) => crate::preview::block_text_with(o, binary_note),
+        None => json_text(b),
     }
 }
 
@@ -878,14 +859,7 @@ fn from_vercel_output(
                 format!("a text output's value is a string, got {}", json_type(&other)),
             )),
         },
-        Some("json") => {
-            let null = value.is_null();
-            let mut tr = build(ctx, ids, Some(value), None, meta, None, stamp)?;
-            if null {
-                insert_output(&mut tr, Value::Null);
-            }
-            Ok(tr)
-        }
+        Some("json") => build(ctx, ids, Some(value), None, meta, None, stamp),
         Some("error-text") => match value {
             Value::String(message) => build(ctx, ids, None, None, meta, Some(message), stamp),
             other => Err(issue(
@@ -897,12 +871,7 @@ fn from_vercel_output(
         Some("error-json") => {
             // The value stays as the output; its JSON text is the message.
             let message = json_text(&value);
-            let null = value.is_null();
-            let mut tr = build(ctx, ids, Some(value), None, meta, Some(message), stamp)?;
-            if null {
-                insert_output(&mut tr, Value::Null);
-            }
-            Ok(tr)
+            build(ctx, ids, Some(value), None, meta, Some(message), stamp)
         }
         Some("execution-denied") => {
             let reason = match out.get("reason") {

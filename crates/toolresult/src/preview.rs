@@ -57,6 +57,11 @@ pub fn result_text(result: &ToolResult) -> String {
     {
         return text;
     }
+    content_or_output_text(result)
+}
+
+/// Steps 1 to 3 of the rule: what the result says without its typed data.
+pub fn content_or_output_text(result: &ToolResult) -> String {
     if let Some(blocks) = result.content.as_ref().filter(|b| !b.is_empty()) {
         return blocks.iter().map(block_text).collect::<Vec<_>>().join("\n");
     }
@@ -271,6 +276,16 @@ fn str_of<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
 
 /// One content block as preview text.
 pub fn block_text(o: &Map<String, Value>) -> String {
+    block_text_with(o, binary)
+}
+
+/// One content block as text, binary content (images, audio, blobs)
+/// described by `binary(kind, mime, base64)`: the one rule for every text
+/// target, which only differ in how they name what they cannot show.
+pub fn block_text_with(
+    o: &Map<String, Value>,
+    binary: fn(&str, Option<&str>, Option<&str>) -> String,
+) -> String {
     match str_of(o, "type") {
         Some("text") => str_of(o, "text").unwrap_or_default().to_string(),
         Some(kind @ ("image" | "audio")) => binary(kind, str_of(o, "mimeType"), str_of(o, "data")),

@@ -14,7 +14,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::Deserialize;
 
-use crate::preview::{block_text, human_bytes, result_preview, result_text};
+use crate::preview::{
+    block_text, content_or_output_text, human_bytes, result_preview, result_text,
+};
 use crate::status::ToolStatus;
 use crate::summarize::summarize;
 use crate::tool_metadata::{
@@ -588,9 +590,7 @@ fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
 
 /// The output or content text, for kinds whose metadata does not hold it.
 fn render_output(out: &mut Out, r: &ToolResult) {
-    let mut plain = r.clone();
-    plain.tool_metadata = None;
-    let text = result_text(&plain);
+    let text = content_or_output_text(r);
     if !text.is_empty() && Some(text.as_str()) != r.error_message.as_deref() {
         out.text("  ", None, &text);
     }

@@ -509,7 +509,7 @@ fn defer<E: de::Error>(
 /// The deferred check of `tool_metadata`, compared with the envelope's
 /// status and schema_version as captured.
 fn check_deferred(ctx: &mut Ctx<'_>) -> (Vec<Issue>, bool) {
-    let Some((_, value)) = ctx.deferred.take() else {
+    let Some((tagged, value)) = ctx.deferred.take() else {
         return (Vec::new(), false);
     };
     let mut envelope = serde_json::Map::new();
@@ -522,7 +522,12 @@ fn check_deferred(ctx: &mut Ctx<'_>) -> (Vec<Issue>, bool) {
         }
     }
     let mut c = Checker::new(ctx.opts);
-    crate::validate::check_tool_metadata(&mut c, &value, &serde_json::Value::Object(envelope));
+    crate::validate::check_tool_metadata(
+        &mut c,
+        tagged,
+        &value,
+        &serde_json::Value::Object(envelope),
+    );
     c.take_issues()
 }
 

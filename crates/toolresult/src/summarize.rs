@@ -77,10 +77,7 @@ fn from_metadata(m: &ToolMetadata) -> Option<String> {
                 (false, Some(code)) => format!("exit {code}"),
                 (false, None) => String::from("no exit code"),
             };
-            format!(
-                "bash `{}`: {outcome}",
-                short(&Value::String(b.command.clone()))
-            )
+            format!("bash `{}`: {outcome}", short_str(&b.command))
         }
         ToolMetadata::Todo(t) => format!(
             "Todo list: {} done, {} in progress, {} pending",
@@ -88,22 +85,20 @@ fn from_metadata(m: &ToolMetadata) -> Option<String> {
         ),
         ToolMetadata::WebFetch(w) => format!(
             "Fetched {}{}",
-            short(&Value::String(w.url.clone())),
+            short_str(&w.url),
             w.size.map(|n| format!(": {n} bytes")).unwrap_or_default()
         ),
         ToolMetadata::BrowserNavigate(n) => format!(
             "Opened {}{}",
-            short(&Value::String(
-                n.final_url.clone().unwrap_or_else(|| n.url.clone())
-            )),
+            short_str(n.final_url.as_deref().unwrap_or(&n.url)),
             n.title
                 .as_deref()
-                .map(|t| format!(" ({})", short(&Value::String(t.into()))))
+                .map(|t| format!(" ({})", short_str(t)))
                 .unwrap_or_default()
         ),
         ToolMetadata::BrowserScreenshot(s) => format!(
             "Screenshot {} ({}x{})",
-            short(&Value::String(s.output_path.clone())),
+            short_str(&s.output_path),
             s.width,
             s.height
         ),
@@ -387,10 +382,14 @@ fn arg(args: &Map<String, Value>, names: &[&str]) -> Option<String> {
 /// A value as it reads in a summary: strings bare, the rest as compact JSON,
 /// cut to `ARG_CHARS` characters on one line.
 fn short(v: &Value) -> String {
-    let s = match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
+    match v {
+        Value::String(s) => short_str(s),
+        other => short_str(&other.to_string()),
+    }
+}
+
+/// A string as it reads in a summary: on one line, cut to `ARG_CHARS`.
+fn short_str(s: &str) -> String {
     let one_line: String = s
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })

@@ -313,22 +313,19 @@ fn check_tool_result(c: &mut Checker, v: &Value) {
     let mut caps = Captures::default();
     walk(c, &mut caps, &shape::TOOL_RESULT_RULE, None, v);
     if let Some(m) = v.get("tool_metadata").filter(|m| m.is_object()) {
-        c.at("tool_metadata", |c| {
-            walk_tagged(c, &crate::tool_metadata_shape::TOOL_METADATA, m);
-            metadata_meaning::with_envelope(c, m, v);
-        });
+        check_tool_metadata(c, &crate::tool_metadata_shape::TOOL_METADATA, m, v);
     }
     let opts = c.opts;
     let prefix = String::from(c.path());
     meaning::tool_result(&caps, opts, &mut Report(c, prefix));
 }
 
-/// The deferred `tool_metadata` check of the streaming validator: the
-/// parsed value, checked as [`check_tool_result`] checks it. `envelope`
-/// holds the fields it is compared with (`status`).
-pub(crate) fn check_tool_metadata(c: &mut Checker, m: &Value, envelope: &Value) {
+/// `tool_metadata`, checked after its envelope by both validators (the
+/// streaming one on the value it deferred). `envelope` holds the fields it is
+/// compared with (`status`, `schema_version`).
+pub(crate) fn check_tool_metadata(c: &mut Checker, tagged: &Tagged, m: &Value, envelope: &Value) {
     c.at("tool_metadata", |c| {
-        walk_tagged(c, &crate::tool_metadata_shape::TOOL_METADATA, m);
+        walk_tagged(c, tagged, m);
         metadata_meaning::with_envelope(c, m, envelope);
     });
 }
