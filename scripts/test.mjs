@@ -31,3 +31,7 @@ run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT
 
 step('node: tests against the built Node package, then packaging');
 run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
+
+// Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
+step('postgres: the store contract and the multi-node tests against a real server');
+run(process.execPath, ['--test', 'tests/postgres/']);

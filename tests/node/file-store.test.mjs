@@ -8,12 +8,21 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { defineStoreContract } from '../stores/contract.mjs';
 
 const require = createRequire(import.meta.url);
 const { FileResultStore, createSuccess, ToolResultError, sha256Hex } = require('toolresult/node');
 
 const tmpRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), 'toolresult-store-'));
 const result = (callId, output, tool = 'read_file') => createSuccess({ input: { tool_name: tool, parameters: { path: `${callId}.txt` }, tool_call_id: callId }, output });
+
+// The behaviour every store shares (tests/stores/contract.mjs), on disk; then
+// what only the file store does.
+defineStoreContract('FileResultStore', {
+  open: async (options) => FileResultStore.open(tmpRoot(), options),
+  close: async (store) => fs.rmSync(store.root, { recursive: true, force: true }),
+  runs: 25,
+});
 
 function listFiles(dir) {
   return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort() : [];
@@ -24,8 +33,9 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
   const store = FileResultStore.open(root);
   assert.deepEqual(store.openReport, { loaded: 0, quarantined: [], removedTemp: [], repaired: [] });
   const a = result('call_a', 'line 1\nline 2\n');
-  const meta = store.put(a, { dialog_id: 'dialog_1' });
-  assert.equal(meta.summary, 'Read file: call_a.txt (2 lines)');
+  const report = store.put(a, { dialog_id: 'dialog_1' });
+  assert.equal(report.stored, true);
+  assert.equal(report.meta.summary, 'Read file: call_a.txt (2 lines)');
   store.put(result('call_b', { x: 1 }, 'grep'), { dialog_id: 'dialog_1' });
   assert.deepEqual(listFiles(root), [
     'dialogs/dialog_1/tool_results/call_a.json',
@@ -37,7 +47,11 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
   assert.equal(onDisk.sha256, sha256Hex(fs.readFileSync(path.join(root, 'dialogs/dialog_1/tool_results/call_a.json'))));
   assert.equal(onDisk.tool_call_id, 'call_a');
 
-  assert.equal(store.put(a, { dialog_id: 'dialog_1' }).execution_id, a.metadata.execution_id, 'same result again: no-op');
+  const repeat = store.put(a, { dialog_id: 'dialog_1' });
+  assert.equal(repeat.stored, false, 'same result again: no-op');
+  assert.equal(repeat.meta.execution_id, a.metadata.execution_id);
+  assert.deepEqual(store.get(a.metadata.execution_id), a, 'get(executionId) as every store');
+  assert.deepEqual(store.get('dialog_1', 'call_a'), a, 'get(dialogId, toolCallId) reads the file');
   assert.throws(() => store.put({ ...a, output: 'different' }, { dialog_id: 'dialog_1' }), (e) => e instanceof ToolResultError && e.code === 'store_conflict');
   assert.throws(() => store.put(result('../../etc/passwd', 1), { dialog_id: 'd' }), (e) => e.code === 'invalid_id');
   assert.throws(() => store.put(a, { dialog_id: '..' }), (e) => e.code === 'invalid_id');

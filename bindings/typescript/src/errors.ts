@@ -20,7 +20,12 @@ export type ToolResultErrorCode =
   | 'invalid_input'
   | 'unknown_status'
   | 'not_initialized'
-  | 'internal_trap';
+  | 'internal_trap'
+  | 'unsupported_value'
+  | 'corrupt_row'
+  | 'schema_too_new'
+  | 'schema_outdated'
+  | 'store_closed';
 
 /**
  * The one error type this package throws: a real `Error` with a stable `code`

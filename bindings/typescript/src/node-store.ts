@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { validateToolResult } from './api.js';
 import { sha256Hex } from './bound.js';
 import { ToolResultError } from './errors.js';
-import type { Eviction, HistoryQuery, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
+import type { Eviction, HistoryQuery, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
 import { ResultStore, type ResultStoreEvent, type ResultStoreEventType } from './store.js';
 
 /** Ids become file names: letters, digits, `.`, `_`, `-`; no leading dot; at most 200. */
@@ -70,9 +70,9 @@ export class FileResultStore {
   readonly openReport: FileStoreOpenReport;
   readonly #index: ResultStore;
 
-  private constructor(root: string, retention: RetentionPolicy | undefined) {
+  private constructor(root: string, retention: RetentionPolicy | undefined, now: (() => number) | undefined) {
     this.root = path.resolve(root);
-    this.#index = new ResultStore({ retention });
+    this.#index = new ResultStore({ retention, now });
     // Retention removes files too, so disk and index agree.
     this.#index.on('evicted', (e) => this.#remove(e.detail));
     fs.mkdirSync(path.join(this.root, 'dialogs'), { recursive: true });
@@ -80,8 +80,8 @@ export class FileResultStore {
   }
 
   /** Opens (creating if needed) the store at `root` and reloads every result. */
-  static open(root: string, options: { retention?: RetentionPolicy } = {}): FileResultStore {
-    return new FileResultStore(root, options.retention);
+  static open(root: string, options: { retention?: RetentionPolicy; now?: () => number } = {}): FileResultStore {
+    return new FileResultStore(root, options.retention, options.now);
   }
 
   #dir(dialogId: string): string {
@@ -182,10 +182,11 @@ export class FileResultStore {
 
   /**
    * Validates and durably stores a result under `dialog_id` (the file is named
-   * by its tool_call_id, or execution_id). The same result again is a no-op; a
-   * different one under a stored id is `store_conflict`.
+   * by its tool_call_id, or execution_id). The same result again is a no-op
+   * (`stored: false`); a different one under a stored id is `store_conflict`.
+   * Returns once both files are durable.
    */
-  put(result: ToolResult | string, options: { dialog_id: string; summary?: string }): StoredMeta {
+  put(result: ToolResult | string, options: { dialog_id: string; summary?: string }): PutReport {
     checkId('dialog_id', options?.dialog_id);
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
@@ -194,7 +195,7 @@ export class FileResultStore {
     checkId('tool_call_id', id);
     if (this.#index.meta(value.metadata.execution_id) || this.#index.getByToolCallId(id)) {
       // Already stored, or a conflict: the index decides, nothing is written.
-      return this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary }).meta;
+      return this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
     }
     const dir = this.#dir(options.dialog_id);
     fs.mkdirSync(dir, { recursive: true });
@@ -205,12 +206,21 @@ export class FileResultStore {
     }
     writeAtomic(file, text);
     const report = this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
-    writeAtomic(path.join(dir, `${id}.meta.json`), JSON.stringify({ ...report.meta, sha256: sha256Hex(text) } satisfies FileMeta));
-    return report.meta;
+    // Retention may have evicted this very result (too old): its files are gone already.
+    if (!report.evicted.some((e) => e.execution_id === report.meta.execution_id)) {
+      writeAtomic(path.join(dir, `${id}.meta.json`), JSON.stringify({ ...report.meta, sha256: sha256Hex(text) } satisfies FileMeta));
+    }
+    return report;
   }
 
-  /** A result by dialog and tool call id, read from disk. */
-  get(dialogId: string, toolCallId: string): ToolResult | undefined {
+  /**
+   * A result by execution id (`get(executionId)`, from the index, as every
+   * store), or by dialog and tool call id (`get(dialogId, toolCallId)`, read
+   * from disk and validated again).
+   */
+  get(executionIdOrDialogId: string, toolCallId?: string): ToolResult | undefined {
+    if (toolCallId === undefined) return this.#index.get(executionIdOrDialogId);
+    const dialogId = executionIdOrDialogId;
     checkId('dialog_id', dialogId);
     checkId('tool_call_id', toolCallId);
     const file = path.join(this.#dir(dialogId), `${toolCallId}.json`);
@@ -226,6 +236,16 @@ export class FileResultStore {
 
   getByToolCallId(toolCallId: string): ToolResult | undefined {
     return this.#index.getByToolCallId(toolCallId);
+  }
+
+  /** Metadata of a stored result (no output). */
+  meta(executionId: string): StoredMeta | undefined {
+    return this.#index.meta(executionId);
+  }
+
+  /** Applies the retention policy now; evicted results' files are removed. */
+  prune(): Eviction[] {
+    return this.#index.prune();
   }
 
   /** Metadata of a dialog's results (seed 003 list_results). */

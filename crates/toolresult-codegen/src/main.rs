@@ -8,7 +8,8 @@ use schemars::Schema;
 use serde_json::Value;
 use toolresult::migrate::{Change, SourceShape};
 use toolresult::store::{
-    Eviction, HistoryQuery, PutReport, RetentionPolicy, StoreMetrics, StoredMeta,
+    Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
+    StoredMeta,
 };
 use toolresult::ToolResultReference;
 use toolresult::{
@@ -81,6 +82,8 @@ fn api_types() -> Value {
     generator.subschema_for::<PutReport>();
     generator.subschema_for::<Eviction>();
     generator.subschema_for::<StoreMetrics>();
+    generator.subschema_for::<StoreEntry>();
+    generator.subschema_for::<HistoryBounds>();
     generator.subschema_for::<Change>();
     generator.subschema_for::<SourceShape>();
     let mut defs = Value::Object(generator.take_definitions(true));

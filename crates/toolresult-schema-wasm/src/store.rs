@@ -1,4 +1,4 @@
-use toolresult::store::{HistoryQuery, ResultStore, RetentionPolicy};
+use toolresult::store::{HistoryQuery, ResultStore, RetentionPolicy, StoreEntry};
 use toolresult::{parse_tool_result, Issues, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
@@ -126,4 +126,38 @@ impl ResultStoreHandle {
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, ResultStore::len)
     }
+}
+
+/// What a store outside wasm memory keeps next to a result (ToolResult JSON
+/// text): `{ok, value: StoreEntry}`. `dialog_id` and `summary` are `""` when
+/// absent.
+#[wasm_bindgen]
+pub fn store_entry(result_json: &str, dialog_id: &str, summary: &str) -> String {
+    outcome(
+        parse_tool_result(result_json, &ValidationOptions::default()).and_then(|result| {
+            StoreEntry::of(&result, some(dialog_id), some(summary).map(String::from))
+        }),
+    )
+}
+
+/// A history query checked and resolved: `{ok, value: HistoryBounds}`.
+#[wasm_bindgen]
+pub fn history_bounds(query_json: &str) -> String {
+    outcome(options_from_json::<HistoryQuery>(query_json, "history query").and_then(|q| q.bounds()))
+}
+
+/// A retention policy checked: `{ok, value: RetentionPolicy}`.
+#[wasm_bindgen]
+pub fn retention_policy(policy_json: &str) -> String {
+    outcome(options_from_json::<RetentionPolicy>(
+        policy_json,
+        "retention policy",
+    ))
+}
+
+/// Metrics of an empty store (`StoreMetrics`): the histogram's bucket bounds
+/// for stores that count in SQL.
+#[wasm_bindgen]
+pub fn empty_store_metrics() -> String {
+    to_json(&toolresult::store::StoreMetrics::default())
 }

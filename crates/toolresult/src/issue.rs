@@ -122,6 +122,7 @@ issue_codes! {
     UnknownTool = "unknown_tool", Input, "No tool of that name is registered.";
     AmbiguousShape = "ambiguous_shape", Input, "The input is none of the shapes normalize knows (AgentResult, TaskResult, AgentMessage; or the conversion's source shape).";
     StoreConflict = "store_conflict", Input, "A different result is already stored under this execution_id or tool_call_id; stored results are never overwritten.";
+    ChecksumMismatch = "checksum_mismatch", Input, "A stored result no longer matches the sha256 it was stored with (the store's data was changed outside the store).";
     TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
 }
 

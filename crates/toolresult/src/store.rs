@@ -111,6 +111,125 @@ pub struct PutReport {
     pub evicted: Vec<Eviction>,
 }
 
+impl StoredMeta {
+    /// The metadata a store keeps next to `result`, whose stored JSON text
+    /// takes `stored_bytes`. `summary` defaults to [`summarize`].
+    pub fn describe(
+        result: &ToolResult,
+        dialog_id: Option<&str>,
+        summary: Option<String>,
+        stored_bytes: u64,
+    ) -> StoredMeta {
+        StoredMeta {
+            execution_id: result.metadata.execution_id.clone(),
+            tool_call_id: String::from(call_id(result)),
+            tool_name: result.input.tool_name.clone(),
+            status: result.status,
+            dialog_id: dialog_id.map(String::from),
+            started_at: result.metadata.started_at.clone(),
+            size_bytes: output_bytes(result),
+            stored_bytes,
+            output_truncated: result.metadata.output_truncated,
+            summary: summary.unwrap_or_else(|| summarize(result)),
+            preview: result_preview(result, DEFAULT_PREVIEW_CHARS),
+        }
+    }
+}
+
+/// What a store outside wasm memory (the PostgreSQL store) keeps next to a
+/// result so that it answers `history`, `listDialog` and `metrics` with the
+/// same meaning as [`ResultStore`]: the metadata, plus the columns it sorts
+/// and counts by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StoreEntry {
+    pub meta: StoredMeta,
+    /// `started_at` in milliseconds since the Unix epoch (what `history` sorts and filters by).
+    pub started_ms: i64,
+    /// How many side effects the result declares (`tools.results.side_effects`).
+    pub side_effects: u64,
+    /// Which output-size histogram bucket the result counts in (an index into `StoreMetrics.output_size`).
+    pub size_bucket: usize,
+}
+
+impl StoreEntry {
+    /// Describes `result` as [`ResultStore::put`] would store it.
+    ///
+    /// # Errors
+    /// `internal_error` if the result cannot be serialized (it always can
+    /// once parsed).
+    pub fn of(
+        result: &ToolResult,
+        dialog_id: Option<&str>,
+        summary: Option<String>,
+    ) -> Result<StoreEntry, Issues> {
+        let text = serde_json::to_string(result).map_err(|e| {
+            Issues::from(Issue::new(
+                "",
+                IssueCode::InternalError,
+                format!("cannot serialize: {e}"),
+            ))
+        })?;
+        let meta = StoredMeta::describe(result, dialog_id, summary, text.len() as u64);
+        Ok(StoreEntry {
+            size_bucket: size_bucket(meta.size_bytes),
+            meta,
+            started_ms: clamp_ms(started_ms(result)),
+            side_effects: result.side_effects.as_ref().map_or(0, |s| s.len() as u64),
+        })
+    }
+}
+
+/// A `HistoryQuery` checked and resolved: times as epoch milliseconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HistoryBounds {
+    pub limit: usize,
+    pub status: Option<ToolStatus>,
+    /// Results that started at or after this (ms since the Unix epoch).
+    pub since_ms: Option<i64>,
+    /// Results that started before this (ms since the Unix epoch).
+    pub until_ms: Option<i64>,
+}
+
+impl HistoryQuery {
+    /// Checks the query (limit 1..=10000, RFC 3339 times) and resolves its times.
+    ///
+    /// # Errors
+    /// `invalid_options` at `/limit`, `invalid_timestamp` at `/since` or `/until`.
+    pub fn bounds(&self) -> Result<HistoryBounds, Issues> {
+        if !(1..=10_000).contains(&self.limit) {
+            return Err(Issues::from(Issue::new(
+                "/limit",
+                IssueCode::InvalidOptions,
+                format!("limit must be 1..=10000, got {}", self.limit),
+            )));
+        }
+        Ok(HistoryBounds {
+            limit: self.limit,
+            status: self.status,
+            since_ms: self
+                .since
+                .as_deref()
+                .map(|s| time_ms("since", s))
+                .transpose()?,
+            until_ms: self
+                .until
+                .as_deref()
+                .map(|s| time_ms("until", s))
+                .transpose()?,
+        })
+    }
+}
+
+/// The output-size histogram bucket `size_bytes` falls in.
+fn size_bucket(size_bytes: u64) -> usize {
+    SIZE_BUCKETS
+        .iter()
+        .position(|&le| size_bytes <= le)
+        .unwrap_or(SIZE_BUCKETS.len())
+}
+
 /// Upper bounds (bytes) of the output-size histogram buckets; a last bucket
 /// takes the rest.
 pub const SIZE_BUCKETS: [u64; 5] = [1024, 10 * 1024, 100 * 1024, 1024 * 1024, 10 * 1024 * 1024];
@@ -196,9 +315,15 @@ fn started_ms(result: &ToolResult) -> i128 {
         .unwrap_or(0)
 }
 
-fn time_ms(field: &str, s: &str) -> Result<i128, Issues> {
+/// Milliseconds since the Unix epoch, clamped to what an `i64` (and a JS
+/// number's safe range, for any RFC 3339 year) holds.
+fn clamp_ms(ms: i128) -> i64 {
+    i64::try_from(ms).unwrap_or(if ms < 0 { i64::MIN } else { i64::MAX })
+}
+
+fn time_ms(field: &str, s: &str) -> Result<i64, Issues> {
     parse_timestamp(s)
-        .map(|t| t.unix_timestamp_nanos() / 1_000_000)
+        .map(|t| clamp_ms(t.unix_timestamp_nanos() / 1_000_000))
         .ok_or_else(|| {
             Issues::from(Issue::new(
                 format!("/{field}"),
@@ -256,19 +381,7 @@ impl ResultStore {
                 format!("tool_call_id {call} already belongs to execution {other}"),
             )));
         }
-        let meta = StoredMeta {
-            execution_id: id.clone(),
-            tool_call_id: call.clone(),
-            tool_name: result.input.tool_name.clone(),
-            status: result.status,
-            dialog_id: dialog_id.map(String::from),
-            started_at: result.metadata.started_at.clone(),
-            size_bytes: output_bytes(&result),
-            stored_bytes: text.len() as u64,
-            output_truncated: result.metadata.output_truncated,
-            summary: summary.unwrap_or_else(|| summarize(&result)),
-            preview: result_preview(&result, DEFAULT_PREVIEW_CHARS),
-        };
+        let meta = StoredMeta::describe(&result, dialog_id, summary, text.len() as u64);
         self.count(&result, &meta);
         self.bytes += meta.stored_bytes;
         let seq = self.next_seq;
@@ -309,11 +422,7 @@ impl ResultStore {
             m.validation_failures += 1;
         }
         m.side_effects += result.side_effects.as_ref().map_or(0, |s| s.len() as u64);
-        let bucket = SIZE_BUCKETS
-            .iter()
-            .position(|&le| meta.size_bytes <= le)
-            .unwrap_or(SIZE_BUCKETS.len());
-        m.output_size[bucket].count += 1;
+        m.output_size[size_bucket(meta.size_bytes)].count += 1;
         m.output_size_sum += meta.size_bytes;
     }
 
@@ -400,35 +509,23 @@ impl ResultStore {
         tool_name: &str,
         query: &HistoryQuery,
     ) -> Result<Vec<&ToolResult>, Issues> {
-        if !(1..=10_000).contains(&query.limit) {
-            return Err(Issues::from(Issue::new(
-                "/limit",
-                IssueCode::InvalidOptions,
-                format!("limit must be 1..=10000, got {}", query.limit),
-            )));
-        }
-        let since = query
-            .since
-            .as_deref()
-            .map(|s| time_ms("since", s))
-            .transpose()?;
-        let until = query
-            .until
-            .as_deref()
-            .map(|s| time_ms("until", s))
-            .transpose()?;
+        let bounds = query.bounds()?;
         let mut found: Vec<&Entry> = self
             .entries
             .values()
             .filter(|e| e.meta.tool_name == tool_name)
-            .filter(|e| query.status.is_none_or(|s| e.result.status == s))
-            .filter(|e| since.is_none_or(|t| e.started_ms >= t))
-            .filter(|e| until.is_none_or(|t| e.started_ms < t))
+            .filter(|e| bounds.status.is_none_or(|s| e.result.status == s))
+            .filter(|e| {
+                bounds
+                    .since_ms
+                    .is_none_or(|t| e.started_ms >= i128::from(t))
+            })
+            .filter(|e| bounds.until_ms.is_none_or(|t| e.started_ms < i128::from(t)))
             .collect();
         found.sort_by(|a, b| b.started_ms.cmp(&a.started_ms).then(b.seq.cmp(&a.seq)));
         Ok(found
             .into_iter()
-            .take(query.limit)
+            .take(bounds.limit)
             .map(|e| &e.result)
             .collect())
     }

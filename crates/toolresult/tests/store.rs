@@ -345,3 +345,54 @@ proptest! {
         prop_assert_eq!(s.len() + evicted, sizes.len(), "every result is held or reported evicted");
     }
 }
+
+/// What a store outside wasm memory keeps (`StoreEntry`) agrees with what
+/// `ResultStore` keeps and counts for the same result.
+#[test]
+fn store_entry_agrees_with_the_in_memory_store() {
+    use toolresult::store::{StoreEntry, SIZE_BUCKETS};
+    let mut s = ResultStore::default();
+    let r = result(
+        7,
+        "grep",
+        "2026-11-22T10:00:01.5Z",
+        json!({"m": "x".repeat(2000)}),
+    );
+    let report = s.put(r.clone(), Some("d"), None, NOW).unwrap();
+    let entry = StoreEntry::of(&r, Some("d"), None).unwrap();
+    assert_eq!(entry.meta, report.meta);
+    assert_eq!(entry.started_ms, NOW + 1500);
+    assert_eq!(entry.side_effects, 0);
+    let metrics = s.metrics();
+    assert_eq!(metrics.output_size[entry.size_bucket].count, 1);
+    assert!(entry.meta.size_bytes > SIZE_BUCKETS[0] && entry.meta.size_bytes <= SIZE_BUCKETS[1]);
+}
+
+#[test]
+fn history_bounds_check_and_resolve_queries() {
+    let q = HistoryQuery {
+        limit: 5,
+        status: Some(ToolStatus::Timeout),
+        since: Some(T0.into()),
+        until: Some("2026-11-22T10:00:01Z".into()),
+    };
+    let b = q.bounds().unwrap();
+    assert_eq!(
+        (b.limit, b.status, b.since_ms, b.until_ms),
+        (5, Some(ToolStatus::Timeout), Some(NOW), Some(NOW + 1000))
+    );
+    let bad = HistoryQuery {
+        limit: 0,
+        ..HistoryQuery::default()
+    };
+    assert_eq!(bad.bounds().unwrap_err().0[0].path, "/limit");
+    let bad = HistoryQuery {
+        until: Some("soon".into()),
+        ..HistoryQuery::default()
+    };
+    let e = bad.bounds().unwrap_err();
+    assert_eq!(
+        (e.0[0].path.as_str(), e.0[0].code),
+        ("/until", IssueCode::InvalidTimestamp)
+    );
+}

@@ -718,6 +718,7 @@ export type IssueCode =
   | "unknown_tool"
   | "ambiguous_shape"
   | "store_conflict"
+  | "checksum_mismatch"
   | "too_many_issues";
 
 /**
@@ -1032,6 +1033,44 @@ export interface StoreMetrics {
 export interface SizeBucket {
   le?: number | null;
   count: number;
+}
+
+/**
+ * What a store outside wasm memory (the PostgreSQL store) keeps next to a
+ * result so that it answers `history`, `listDialog` and `metrics` with the
+ * same meaning as [`ResultStore`]: the metadata, plus the columns it sorts
+ * and counts by.
+ */
+export interface StoreEntry {
+  meta: StoredMeta;
+  /**
+   * `started_at` in milliseconds since the Unix epoch (what `history` sorts and filters by).
+   */
+  started_ms: number;
+  /**
+   * How many side effects the result declares (`tools.results.side_effects`).
+   */
+  side_effects: number;
+  /**
+   * Which output-size histogram bucket the result counts in (an index into `StoreMetrics.output_size`).
+   */
+  size_bucket: number;
+}
+
+/**
+ * A `HistoryQuery` checked and resolved: times as epoch milliseconds.
+ */
+export interface HistoryBounds {
+  limit: number;
+  status?: ToolStatus | null;
+  /**
+   * Results that started at or after this (ms since the Unix epoch).
+   */
+  since_ms?: number | null;
+  /**
+   * Results that started before this (ms since the Unix epoch).
+   */
+  until_ms?: number | null;
 }
 
 /**

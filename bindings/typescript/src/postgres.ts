@@ -1,0 +1,899 @@
+// `toolresult/postgres`: one result store shared by every node of an
+// orchestrator fleet, on PostgreSQL through node-postgres (`pg`, a peer
+// dependency). Same contract as the in-memory ResultStore (docs in the README,
+// "PostgreSQL store"): immutable results, idempotent `put`, `store_conflict`
+// decided by the database's unique indexes (never by a read-then-write race),
+// history newest first, per-dialog listing, retention with every eviction
+// reported, metrics, and events that reach every node through LISTEN/NOTIFY.
+import { createHash, randomUUID } from 'node:crypto';
+// The entry installs the wasm modules: this entry may be the first one loaded.
+import './index.js';
+import { validateToolResult } from './api.js';
+import { ToolResultError } from './errors.js';
+import type {
+  Eviction,
+  EvictionReason,
+  HistoryBounds,
+  HistoryQuery,
+  Issue,
+  PutReport,
+  RetentionPolicy,
+  SchemaIssue,
+  StoreEntry,
+  StoreMetrics,
+  StoredMeta,
+  ToolResult,
+  ToolStatus,
+} from './generated/types.js';
+import { customSummary } from './reference.js';
+import { schemaEngine } from './runtime.js';
+import type { ResultStoreEventMap } from './store.js';
+import { toWireText } from './wire.js';
+
+// ---------------------------------------------------------------------------
+// The parts of node-postgres the store uses. Structural, so the declarations
+// need no `@types/pg`; a `pg.Pool` satisfies them.
+
+/** What a query returns (a subset of pg's `QueryResult`). */
+export interface PgQueryResult {
+  rows: Record<string, unknown>[];
+  rowCount: number | null;
+}
+
+/** A connection checked out of the pool (a subset of pg's `PoolClient`). */
+export interface PgPoolClient {
+  query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  release(destroy?: boolean | Error): void;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  removeAllListeners(event?: string): unknown;
+}
+
+/** A connection pool (a subset of pg's `Pool`). */
+export interface PgPool {
+  query(text: string, values?: unknown[]): Promise<PgQueryResult>;
+  connect(): Promise<PgPoolClient>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'connect', listener: (client: PgPoolClient) => void): unknown;
+}
+
+/** Options of {@link PostgresResultStore.open}. */
+export interface PostgresStoreOptions {
+  /** A `pg.Pool` (the store never ends it), or ... */
+  pool?: PgPool;
+  /** ... pg's connection options or URL: the store makes a pool and ends it on `close()`. */
+  connection?: string | Record<string, unknown>;
+  /** The PostgreSQL schema holding the tables (created if missing). Default `public`. */
+  schema?: string;
+  /** How much the store keeps (as `ResultStore`); enforced on every put, across nodes. */
+  retention?: RetentionPolicy;
+  /** Run the migrations on open (default true). With `false`, open checks the schema is current. */
+  migrate?: boolean;
+  /** Receive other nodes' `stored` and `evicted` events through LISTEN/NOTIFY (default true; holds one pooled connection). */
+  listen?: boolean;
+  /** Retries of an operation that failed because the connection or server went away (default 8; backoff doubles from 50 ms to 2 s). */
+  retries?: number;
+  /** The clock for age retention (ms since the epoch). */
+  now?: () => number;
+}
+
+/** What each event's `detail` holds: the ResultStore events, plus the store's own. */
+export interface PostgresStoreEventMap extends ResultStoreEventMap {
+  /** A row that failed validation on read; it is never returned as a result. */
+  corrupt_row: { execution_id: string; issues: Issue[] };
+  /** The LISTEN connection failed; the store reconnects by itself. */
+  connection_error: { message: string; code?: string };
+}
+export type PostgresStoreEventType = keyof PostgresStoreEventMap;
+
+/** An event of a PostgresResultStore. `remote` is true when another node (another store object) caused it. */
+export class PostgresStoreEvent<K extends PostgresStoreEventType = PostgresStoreEventType> extends Event {
+  readonly detail: PostgresStoreEventMap[K];
+  readonly remote: boolean;
+  constructor(type: K, detail: PostgresStoreEventMap[K], remote = false) {
+    super(type);
+    this.detail = detail;
+    this.remote = remote;
+  }
+}
+
+/** What `putMany` did with each result, in order, and what retention removed. */
+export interface PutManyReport {
+  results: ({ ok: true; value: PutReport } | { ok: false; error: ToolResultError })[];
+  evicted: Eviction[];
+}
+
+/** The migrations, in order. A database at a higher version than this list is refused. */
+const MIGRATIONS: { version: number; description: string; sql: (s: string) => string }[] = [
+  {
+    version: 1,
+    description: 'results, evictions and their indexes',
+    sql: (s) => `
+CREATE TABLE ${s}.toolresult_results (
+  seq bigserial PRIMARY KEY,
+  execution_id text NOT NULL UNIQUE,
+  tool_call_id text NOT NULL UNIQUE,
+  dialog_id text,
+  tool_name text NOT NULL,
+  status text NOT NULL,
+  started_at text NOT NULL,
+  started_ms bigint NOT NULL,
+  size_bytes bigint NOT NULL,
+  stored_bytes bigint NOT NULL,
+  output_truncated boolean NOT NULL,
+  side_effects integer NOT NULL,
+  size_bucket smallint NOT NULL,
+  summary text NOT NULL,
+  preview text NOT NULL,
+  sha256 char(64) NOT NULL,
+  result jsonb NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX toolresult_results_history ON ${s}.toolresult_results (tool_name, started_ms DESC, seq DESC);
+CREATE INDEX toolresult_results_history_status ON ${s}.toolresult_results (tool_name, status, started_ms DESC, seq DESC);
+CREATE INDEX toolresult_results_dialog ON ${s}.toolresult_results (dialog_id, seq) WHERE dialog_id IS NOT NULL;
+CREATE INDEX toolresult_results_started ON ${s}.toolresult_results (started_ms);
+CREATE TABLE ${s}.toolresult_evictions (
+  id bigserial PRIMARY KEY,
+  seq bigint NOT NULL,
+  execution_id text NOT NULL,
+  tool_call_id text NOT NULL,
+  dialog_id text,
+  tool_name text NOT NULL,
+  status text NOT NULL,
+  started_at text NOT NULL,
+  size_bytes bigint NOT NULL,
+  stored_bytes bigint NOT NULL,
+  output_truncated boolean NOT NULL,
+  side_effects integer NOT NULL,
+  size_bucket smallint NOT NULL,
+  summary text NOT NULL,
+  preview text NOT NULL,
+  reason text NOT NULL,
+  evicted_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX toolresult_evictions_execution ON ${s}.toolresult_evictions (execution_id);
+`,
+  },
+];
+
+/** The schema version this code reads and writes. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const META_COLUMNS =
+  'execution_id, tool_call_id, dialog_id, tool_name, status, started_at, size_bytes, stored_bytes, output_truncated, summary, preview';
+
+function quoteSchema(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new ToolResultError('invalid_options', `schema \`${schema}\` must be 1-63 letters, digits or '_', not starting with a digit`);
+  }
+  return `"${schema}"`;
+}
+
+/**
+ * RFC 8785 (JCS) canonical JSON of a JSON value: keys sorted by UTF-16 code
+ * units, numbers and strings as ECMAScript writes them. PostgreSQL's jsonb
+ * keeps neither key order nor number spelling, so the sha256 that vouches for
+ * a row is taken over this form, which survives the round trip.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The first string PostgreSQL's jsonb cannot hold (it refuses U+0000), as a JSON Pointer. */
+function findNul(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const p = `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (k.includes('\u0000')) return p;
+    const found = findNul(v, p);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const TRANSIENT_SQLSTATE = /^(08|57P0[123]|40001|40P01|53300)/;
+const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether an error means "the connection or server went away; the same call may succeed later". */
+export function isTransientPgError(e: unknown): boolean {
+  if (e instanceof ToolResultError) return false;
+  const err = e as { code?: unknown; message?: unknown };
+  if (typeof err?.code === 'string') return TRANSIENT_SQLSTATE.test(err.code) || TRANSIENT_NODE.has(err.code);
+  return typeof err?.message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error|Connection ended/i.test(err.message);
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+interface Prepared {
+  entry: StoreEntry;
+  canonical: string;
+  sha256: string;
+  result: ToolResult;
+}
+
+function metaFromRow(row: Record<string, unknown>): StoredMeta {
+  // Built in the in-memory store's key order.
+  const meta: StoredMeta = {
+    execution_id: row.execution_id as string,
+    tool_call_id: row.tool_call_id as string,
+    tool_name: row.tool_name as string,
+    status: row.status as ToolStatus,
+  } as StoredMeta;
+  if (row.dialog_id !== null && row.dialog_id !== undefined) meta.dialog_id = row.dialog_id as string;
+  meta.started_at = row.started_at as string;
+  meta.size_bytes = Number(row.size_bytes);
+  meta.stored_bytes = Number(row.stored_bytes);
+  meta.output_truncated = row.output_truncated as boolean;
+  meta.summary = row.summary as string;
+  meta.preview = row.preview as string;
+  return meta;
+}
+
+function evictionFromRow(row: Record<string, unknown>): Eviction {
+  const e: Eviction = {
+    execution_id: row.execution_id as string,
+    tool_call_id: row.tool_call_id as string,
+    tool_name: row.tool_name as string,
+    reason: row.reason as EvictionReason,
+  };
+  if (row.dialog_id !== null && row.dialog_id !== undefined) e.dialog_id = row.dialog_id as string;
+  return e;
+}
+
+function wasmOutcome<T>(json: string, code: 'invalid_options' | 'invalid_tool_result', what: string): T {
+  const out = JSON.parse(json) as { ok: true; value: T } | { ok: false; issues: Issue[] };
+  if (!out.ok) throw new ToolResultError(code, what, out.issues);
+  return out.value;
+}
+
+function optionsText(value: unknown, what: string): string {
+  const w = toWireText(value, { maxBytes: 1024 * 1024, maxDepth: 16 });
+  if (w.issues) throw new ToolResultError('invalid_options', `${what} is not JSON data`, w.issues);
+  return w.text;
+}
+
+/**
+ * Tool results in PostgreSQL, shared by every process that opens the same
+ * database and schema. Every method is async; otherwise the contract is the
+ * in-memory `ResultStore`'s: `put` (idempotent; `store_conflict` for a
+ * different result under a stored execution_id or tool_call_id), `get`,
+ * `getByToolCallId`, `meta`, `history`, `listDialog`, `prune`, `metrics`,
+ * and events (`stored`, `validation_failed`, `truncated`, `evicted`, plus
+ * `corrupt_row` and `connection_error`), including other nodes' when
+ * `listen` is on. Call `close()` when done.
+ */
+export class PostgresResultStore extends EventTarget {
+  readonly schema: string;
+  readonly #q: string;
+  readonly #pool: PgPool;
+  readonly #ownsPool: boolean;
+  readonly #retention: RetentionPolicy;
+  readonly #hasRetention: boolean;
+  readonly #retries: number;
+  readonly #now: () => number;
+  readonly #origin = randomUUID();
+  #listener: PgPoolClient | undefined;
+  #listening = false;
+  #closed = false;
+  #remoteQueue: Promise<void> = Promise.resolve();
+  #buckets: StoreMetrics['output_size'] | undefined;
+
+  private constructor(pool: PgPool, ownsPool: boolean, options: PostgresStoreOptions, retention: RetentionPolicy) {
+    super();
+    this.schema = options.schema ?? 'public';
+    this.#q = quoteSchema(this.schema);
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.#retention = retention;
+    this.#hasRetention = [this.#retention.maxAgeMs, this.#retention.maxCount, this.#retention.maxBytes].some((v) => v !== undefined && v !== null);
+    this.#retries = options.retries ?? 8;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Connects, migrates (unless `migrate: false`), and starts listening for
+   * other nodes' events (unless `listen: false`).
+   */
+  static async open(options: PostgresStoreOptions): Promise<PostgresResultStore> {
+    if (!options || (!options.pool && !options.connection) || (options.pool && options.connection)) {
+      throw new ToolResultError('invalid_options', 'give either `pool` (a pg.Pool) or `connection` (pg connection options or URL)');
+    }
+    // Options are checked before any connection is made.
+    quoteSchema(options.schema ?? 'public');
+    const retention =
+      options.retention === undefined
+        ? {}
+        : wasmOutcome<RetentionPolicy>(
+            schemaEngine.call((w) => w.retention_policy(optionsText(options.retention, 'the retention policy'))),
+            'invalid_options',
+            'invalid retention policy',
+          );
+    let pool = options.pool;
+    let owns = false;
+    if (!pool) {
+      // The peer dependency is loaded only when the store makes the pool.
+      const pg = require('pg') as { Pool: new (config: Record<string, unknown>) => PgPool };
+      pool = new pg.Pool(typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection!);
+      owns = true;
+    }
+    // An idle client whose server went away emits `error` on the pool; unhandled, it would end the process.
+    pool.on('error', () => {});
+    // A new connection can be terminated in the same network read that
+    // completes its handshake: pg then emits `error` after the pool dropped its
+    // listener and before ours is attached. Every connection keeps one.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const store = new PostgresResultStore(pool, owns, options, retention);
+    try {
+      if (options.migrate === false) await store.#checkVersion();
+      else await store.migrate();
+      if (options.listen !== false) await store.#listen();
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    return store;
+  }
+
+  /** On `error`-less failures (server gone), retries with backoff; everything else is thrown at once. */
+  async #retry<T>(f: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.#closed) throw new ToolResultError('store_closed', 'this PostgresResultStore was closed');
+      try {
+        return await f();
+      } catch (e) {
+        if (!isTransientPgError(e) || attempt >= this.#retries) throw e;
+        await sleep(Math.min(2000, 50 * 2 ** attempt));
+      }
+    }
+  }
+
+  /**
+   * Runs `f` on a pooled connection. (pg's `pool.query` is not used: a
+   * connection the server terminates emits `error` after its query failed,
+   * and pool.query has removed its listener by then, which ends the process.)
+   */
+  async #withClient<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
+    const c = await this.#pool.connect();
+    // Kept on a broken connection: it may still emit `error` after release.
+    const ignore = () => {};
+    c.on('error', ignore);
+    try {
+      const out = await f(c);
+      c.removeListener('error', ignore);
+      c.release();
+      return out;
+    } catch (e) {
+      if (isTransientPgError(e)) {
+        c.release(e as Error);
+      } else {
+        c.removeListener('error', ignore);
+        c.release();
+      }
+      throw e;
+    }
+  }
+
+  /** One statement, retried while the connection or server is away. */
+  #query(text: string, values?: unknown[]): Promise<PgQueryResult> {
+    return this.#retry(() => this.#withClient((c) => c.query(text, values)));
+  }
+
+  async #transaction<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
+    return this.#retry(() =>
+      this.#withClient(async (c) => {
+        await c.query('BEGIN');
+        try {
+          const out = await f(c);
+          await c.query('COMMIT');
+          return out;
+        } catch (e) {
+          if (!isTransientPgError(e)) await c.query('ROLLBACK').catch(() => {});
+          throw e;
+        }
+      }),
+    );
+  }
+
+  async #checkVersion(client?: PgPoolClient): Promise<number> {
+    const q = client ?? { query: (text: string, values?: unknown[]) => this.#query(text, values) };
+    const exists = await q.query('SELECT to_regclass($1) AS t', [`${this.#q}.toolresult_migrations`]);
+    const version = exists.rows[0].t === null ? 0 : Number((await q.query(`SELECT coalesce(max(version), 0) AS v FROM ${this.#q}.toolresult_migrations`)).rows[0].v);
+    if (version > POSTGRES_SCHEMA_VERSION) {
+      throw new ToolResultError(
+        'schema_too_new',
+        `schema ${this.schema} is at toolresult version ${version}, newer than this package knows (${POSTGRES_SCHEMA_VERSION}): upgrade the package; it never writes to a newer schema`,
+      );
+    }
+    if (!client && version < POSTGRES_SCHEMA_VERSION) {
+      throw new ToolResultError('schema_outdated', `schema ${this.schema} is at toolresult version ${version}, this package needs ${POSTGRES_SCHEMA_VERSION}: run migrate() (or open without migrate: false)`);
+    }
+    return version;
+  }
+
+  /**
+   * Brings the schema to the current version; idempotent (a second run
+   * changes nothing) and safe to run from many nodes at once (an advisory
+   * lock serializes them). Returns the versions it applied.
+   */
+  async migrate(): Promise<number[]> {
+    return this.#transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.migrate.${this.schema}`]);
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${this.#q}`);
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#q}.toolresult_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const current = await this.#checkVersion(c);
+      const applied: number[] = [];
+      for (const m of MIGRATIONS) {
+        if (m.version <= current) continue;
+        await c.query(m.sql(this.#q));
+        await c.query(`INSERT INTO ${this.#q}.toolresult_migrations (version, description) VALUES ($1, $2)`, [m.version, m.description]);
+        applied.push(m.version);
+      }
+      return applied;
+    });
+  }
+
+  /** The schema version the database is at. */
+  async schemaVersion(): Promise<number> {
+    return this.#checkVersion();
+  }
+
+  // -- events ---------------------------------------------------------------
+
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<K extends PostgresStoreEventType>(type: K, listener: (event: PostgresStoreEvent<K> & { detail: PostgresStoreEventMap[K] }) => void): () => void {
+    const l = listener as unknown as EventListener;
+    this.addEventListener(type, l);
+    return () => this.removeEventListener(type, l);
+  }
+
+  #emit<K extends PostgresStoreEventType>(type: K, detail: PostgresStoreEventMap[K], remote = false): void {
+    this.dispatchEvent(new PostgresStoreEvent(type, detail, remote));
+  }
+
+  #emitStored(meta: StoredMeta, issues: SchemaIssue[] | undefined, remote: boolean): void {
+    this.#emit('stored', meta, remote);
+    if (meta.status === 'output_validation_failed' || meta.status === 'validation_error') {
+      this.#emit('validation_failed', { meta, issues: issues ?? [] }, remote);
+    }
+    if (meta.output_truncated) this.#emit('truncated', meta, remote);
+  }
+
+  get #channel(): string {
+    return `toolresult_${this.schema}`.toLowerCase().slice(0, 63);
+  }
+
+  async #listen(): Promise<void> {
+    if (this.#closed) return;
+    const client = await this.#pool.connect();
+    this.#listener = client;
+    client.on('notification', (msg) => {
+      if (msg.channel !== this.#channel || !msg.payload) return;
+      // One at a time, in the order the database committed them.
+      this.#remoteQueue = this.#remoteQueue.then(() => this.#onNotification(msg.payload!)).catch(() => {});
+    });
+    const lost = (e?: Error) => {
+      if (this.#listener !== client) return;
+      this.#listener = undefined;
+      this.#listening = false;
+      client.removeAllListeners('notification');
+      client.release(e ?? true);
+      if (this.#closed) return;
+      this.#emit('connection_error', { message: e?.message ?? 'the LISTEN connection ended', code: (e as { code?: string } | undefined)?.code });
+      void this.#relisten();
+    };
+    client.on('error', (e) => lost(e));
+    client.on('end', () => lost());
+    await client.query(`LISTEN "${this.#channel}"`);
+    this.#listening = true;
+  }
+
+  async #relisten(): Promise<void> {
+    for (let attempt = 0; !this.#closed && !this.#listening; attempt++) {
+      // Unreferenced: waiting to listen again never keeps the process alive.
+      await new Promise<void>((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt)).unref());
+      try {
+        await this.#listen();
+      } catch {
+        const c = this.#listener;
+        this.#listener = undefined;
+        c?.release(true);
+      }
+    }
+  }
+
+  /** Whether the store is receiving other nodes' events right now. */
+  get listening(): boolean {
+    return this.#listening;
+  }
+
+  async #onNotification(payload: string): Promise<void> {
+    let note: { o: string; k: 'stored' | 'evicted'; id: string };
+    try {
+      note = JSON.parse(payload) as typeof note;
+    } catch {
+      return;
+    }
+    if (note.o === this.#origin) return;
+    if (note.k === 'stored') {
+      const { rows } = await this.#query(
+        `SELECT ${META_COLUMNS}, result->'validation_issues' AS issues FROM ${this.#q}.toolresult_results WHERE execution_id = $1
+         UNION ALL SELECT ${META_COLUMNS}, NULL::jsonb FROM ${this.#q}.toolresult_evictions WHERE execution_id = $1 LIMIT 1`,
+        [note.id],
+      );
+      if (rows[0]) this.#emitStored(metaFromRow(rows[0]), (rows[0].issues as SchemaIssue[] | null) ?? undefined, true);
+    } else {
+      const { rows } = await this.#query(`SELECT execution_id, tool_call_id, tool_name, dialog_id, reason FROM ${this.#q}.toolresult_evictions WHERE id = $1`, [note.id]);
+      if (rows[0]) this.#emit('evicted', evictionFromRow(rows[0]), true);
+    }
+  }
+
+  // -- writing --------------------------------------------------------------
+
+  #prepare(result: ToolResult | string, dialogId: string | undefined, summary: string | undefined): Prepared {
+    const verdict = validateToolResult(result);
+    if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
+    const value = verdict.value;
+    const nul = findNul(value);
+    if (nul !== undefined) {
+      throw new ToolResultError('unsupported_value', 'not stored', [
+        { path: nul, code: 'unsupported_value', message: 'PostgreSQL jsonb cannot hold the character U+0000; escape or remove it before storing' },
+      ]);
+    }
+    const canonical = canonicalJson(value);
+    const json = typeof result === 'string' ? result : canonical;
+    const entry = wasmOutcome<StoreEntry>(
+      schemaEngine.call((w) => w.store_entry(json, dialogId ?? '', summary ?? customSummary(value) ?? '')),
+      'invalid_tool_result',
+      'invalid ToolResult',
+    );
+    return { entry, canonical, sha256: sha256(canonical), result: value };
+  }
+
+  /**
+   * Validates and stores a result (value or JSON text). The same result again
+   * is a no-op (`stored: false`); a different one under a stored execution_id
+   * or tool_call_id is a `store_conflict` error. Resolves once committed.
+   */
+  async put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): Promise<PutReport> {
+    const prepared = this.#prepare(result, options.dialog_id, options.summary);
+    const report = await this.#write([prepared]);
+    const first = report.results[0];
+    if (!first.ok) throw first.error;
+    return { ...first.value, evicted: report.evicted };
+  }
+
+  /**
+   * Stores many results in one transaction (much faster than one `put` each).
+   * Each is reported on its own: one conflict does not stop the others.
+   * A result that is not a valid ToolResult is reported and not written.
+   */
+  async putMany(results: (ToolResult | string)[], options: { dialog_id?: string } = {}): Promise<PutManyReport> {
+    const prepared: (Prepared | ToolResultError)[] = results.map((r) => {
+      try {
+        return this.#prepare(r, options.dialog_id, undefined);
+      } catch (e) {
+        if (e instanceof ToolResultError) return e;
+        throw e;
+      }
+    });
+    const valid = prepared.filter((p): p is Prepared => !(p instanceof ToolResultError));
+    const written = valid.length ? await this.#write(valid) : { results: [], evicted: [] };
+    let next = 0;
+    return {
+      results: prepared.map((p) => (p instanceof ToolResultError ? { ok: false as const, error: p } : written.results[next++])),
+      evicted: written.evicted,
+    };
+  }
+
+  async #write(items: Prepared[]): Promise<PutManyReport> {
+    const rows = items.map(({ entry, sha256: sha, canonical }) => ({
+      execution_id: entry.meta.execution_id,
+      tool_call_id: entry.meta.tool_call_id,
+      dialog_id: entry.meta.dialog_id ?? null,
+      tool_name: entry.meta.tool_name,
+      status: entry.meta.status,
+      started_at: entry.meta.started_at,
+      started_ms: entry.started_ms,
+      size_bytes: entry.meta.size_bytes,
+      stored_bytes: entry.meta.stored_bytes,
+      output_truncated: entry.meta.output_truncated,
+      side_effects: entry.side_effects,
+      size_bucket: entry.size_bucket,
+      summary: entry.meta.summary,
+      preview: entry.meta.preview,
+      sha256: sha,
+      // Spliced in as text below: parsed once, by PostgreSQL.
+      result: `\u0001${canonical}`,
+    }));
+    // The batch travels as one JSON array; each result is embedded as JSON (not a string).
+    const batch = `[${rows
+      .map((r) => {
+        const { result, ...rest } = r;
+        return `${JSON.stringify(rest).slice(0, -1)},"result":${result.slice(1)}}`;
+      })
+      .join(',')}]`;
+    const now = this.#now();
+    const out = await this.#transaction(async (c) => {
+      // Retention decisions need one writer at a time; without retention the unique indexes suffice.
+      if (this.#hasRetention) await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
+      const inserted = await c.query(
+        `INSERT INTO ${this.#q}.toolresult_results
+           (execution_id, tool_call_id, dialog_id, tool_name, status, started_at, started_ms, size_bytes, stored_bytes,
+            output_truncated, side_effects, size_bucket, summary, preview, sha256, result)
+         SELECT execution_id, tool_call_id, dialog_id, tool_name, status, started_at, started_ms, size_bytes, stored_bytes,
+            output_truncated, side_effects, size_bucket, summary, preview, sha256, result
+         FROM jsonb_to_recordset($1::jsonb) AS x(execution_id text, tool_call_id text, dialog_id text, tool_name text, status text,
+            started_at text, started_ms bigint, size_bytes bigint, stored_bytes bigint, output_truncated boolean,
+            side_effects integer, size_bucket smallint, summary text, preview text, sha256 text, result jsonb)
+         ON CONFLICT DO NOTHING
+         RETURNING execution_id, sha256`,
+        [batch],
+      );
+      // Which item each inserted row came from: the first with its id and content
+      // (a batch may hold the same result twice, or two results under one id).
+      const insertedSha = new Map(inserted.rows.map((r) => [r.execution_id as string, r.sha256 as string]));
+      const claimed = new Set<number>();
+      const taken = new Set<string>();
+      items.forEach((p, i) => {
+        const id = p.entry.meta.execution_id;
+        if (insertedSha.get(id) === p.sha256 && !taken.has(id)) {
+          taken.add(id);
+          claimed.add(i);
+        }
+      });
+      const stored = new Set(taken);
+      // What is there for the others (rows this transaction inserted included):
+      // the same result (a retry), or a conflict.
+      const missing = items.filter((_, i) => !claimed.has(i));
+      const existing = missing.length
+        ? (
+            await c.query(
+              `SELECT ${META_COLUMNS}, sha256 FROM ${this.#q}.toolresult_results WHERE execution_id = ANY($1) OR tool_call_id = ANY($2)`,
+              [missing.map((p) => p.entry.meta.execution_id), missing.map((p) => p.entry.meta.tool_call_id)],
+            )
+          ).rows
+        : [];
+      const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
+      for (const id of stored) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'stored', id })]);
+      for (const e of evicted) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'evicted', id: e.id })]);
+      return { stored, claimed, existing, evicted };
+    });
+    const byExecution = new Map(out.existing.map((r) => [r.execution_id as string, r]));
+    const byCall = new Map(out.existing.map((r) => [r.tool_call_id as string, r]));
+    const results: PutManyReport['results'] = items.map((p, i) => {
+      const meta = p.entry.meta;
+      if (out.claimed.has(i)) return { ok: true, value: { stored: true, meta, evicted: [] } };
+      const same = byExecution.get(meta.execution_id);
+      if (same) {
+        if (same.sha256 === p.sha256 && (same.dialog_id ?? undefined) === meta.dialog_id) {
+          return { ok: true, value: { stored: false, meta: metaFromRow(same), evicted: [] } };
+        }
+        return {
+          ok: false,
+          error: conflict('/metadata/execution_id', `a different result is already stored under execution_id ${meta.execution_id}; stored results are never overwritten`),
+        };
+      }
+      const other = byCall.get(meta.tool_call_id);
+      if (other) {
+        return { ok: false, error: conflict('/input/tool_call_id', `tool_call_id ${meta.tool_call_id} already belongs to execution ${other.execution_id as string}`) };
+      }
+      // The row that blocked the insert was evicted before we looked: not stored, safe to retry.
+      return { ok: false, error: conflict('/metadata/execution_id', `execution ${meta.execution_id} collided with a result that was evicted meanwhile; retry the put`) };
+    });
+    const evicted = out.evicted.map(evictionFromRow);
+    for (const [i, r] of results.entries()) {
+      if (r.ok && r.value.stored) this.#emitStored(r.value.meta, items[i].result.validation_issues ?? undefined, false);
+    }
+    for (const e of evicted) this.#emit('evicted', e);
+    return { results, evicted };
+  }
+
+  /** Applies the retention policy inside `c`'s transaction; the evicted rows move to the evictions log. */
+  async #enforce(c: PgPoolClient, now: number): Promise<Record<string, unknown>[]> {
+    const { maxAgeMs, maxCount, maxBytes } = this.#retention;
+    const steps: [EvictionReason, string, unknown[]][] = [];
+    if (maxAgeMs !== undefined && maxAgeMs !== null) {
+      steps.push(['max_age', `SELECT seq FROM ${this.#q}.toolresult_results WHERE started_ms < $1`, [now - maxAgeMs]]);
+    }
+    if (maxCount !== undefined && maxCount !== null) {
+      steps.push(['max_count', `SELECT seq FROM ${this.#q}.toolresult_results ORDER BY seq DESC OFFSET $1`, [maxCount]]);
+    }
+    if (maxBytes !== undefined && maxBytes !== null) {
+      steps.push([
+        'max_bytes',
+        `SELECT seq FROM (SELECT seq, sum(stored_bytes) OVER (ORDER BY seq DESC) AS kept FROM ${this.#q}.toolresult_results) k WHERE kept > $1`,
+        [maxBytes],
+      ]);
+    }
+    const evicted: Record<string, unknown>[] = [];
+    for (const [reason, victims, params] of steps) {
+      const n = params.length + 1;
+      const { rows } = await c.query(
+        `WITH gone AS (
+           DELETE FROM ${this.#q}.toolresult_results WHERE seq IN (${victims})
+           RETURNING seq, ${META_COLUMNS}, side_effects, size_bucket)
+         INSERT INTO ${this.#q}.toolresult_evictions (seq, ${META_COLUMNS}, side_effects, size_bucket, reason)
+         SELECT seq, ${META_COLUMNS}, side_effects, size_bucket, $${n} FROM gone
+         RETURNING id, seq, execution_id, tool_call_id, tool_name, dialog_id, reason`,
+        [...params, reason],
+      );
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      evicted.push(...rows);
+    }
+    return evicted;
+  }
+
+  /** Applies the retention policy now (age limits need a clock); returns and announces the evictions. */
+  async prune(): Promise<Eviction[]> {
+    if (!this.#hasRetention) return [];
+    const now = this.#now();
+    const rows = await this.#transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
+      const evicted = await this.#enforce(c, now);
+      for (const e of evicted) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'evicted', id: e.id })]);
+      return evicted;
+    });
+    const evicted = rows.map(evictionFromRow);
+    for (const e of evicted) this.#emit('evicted', e);
+    return evicted;
+  }
+
+  // -- reading --------------------------------------------------------------
+
+  /** Validates a row read back; a row that fails is reported (`corrupt_row`) and never returned. */
+  #checked(row: Record<string, unknown>): { ok: true; value: ToolResult } | { ok: false; issues: Issue[] } {
+    const verdict = validateToolResult(row.result as string);
+    let issues: Issue[];
+    if (!verdict.ok) {
+      issues = verdict.issues;
+    } else if (sha256(canonicalJson(verdict.value)) !== row.sha256) {
+      issues = [{ path: '', code: 'checksum_mismatch', message: 'the stored result no longer matches the sha256 it was stored with' }];
+    } else {
+      return { ok: true, value: verdict.value };
+    }
+    this.#emit('corrupt_row', { execution_id: row.execution_id as string, issues });
+    return { ok: false, issues };
+  }
+
+  async #one(where: string, id: string): Promise<ToolResult | undefined> {
+    const { rows } = await this.#query(`SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where} = $1`, [String(id)]);
+    if (!rows[0]) return undefined;
+    const checked = this.#checked(rows[0]);
+    if (!checked.ok) throw new ToolResultError('corrupt_row', `the row of execution ${rows[0].execution_id as string} is not a valid stored result; it is not returned`, checked.issues);
+    return checked.value;
+  }
+
+  /** A result by execution id; `corrupt_row` if its row no longer validates. */
+  get(executionId: string): Promise<ToolResult | undefined> {
+    return this.#one('execution_id', executionId);
+  }
+
+  getByToolCallId(toolCallId: string): Promise<ToolResult | undefined> {
+    return this.#one('tool_call_id', toolCallId);
+  }
+
+  /** Metadata of a stored result (no output). */
+  async meta(executionId: string): Promise<StoredMeta | undefined> {
+    const { rows } = await this.#query(`SELECT ${META_COLUMNS} FROM ${this.#q}.toolresult_results WHERE execution_id = $1`, [String(executionId)]);
+    return rows[0] ? metaFromRow(rows[0]) : undefined;
+  }
+
+  /**
+   * A tool's results, newest first by started_at (then by storing order):
+   * `limit` (100), `status`, `since`, `until`. Corrupt rows are skipped and
+   * reported as `corrupt_row` events.
+   */
+  async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
+    const b = wasmOutcome<HistoryBounds>(schemaEngine.call((w) => w.history_bounds(optionsText(query, 'the history query'))), 'invalid_options', 'invalid history query');
+    const where = ['tool_name = $1'];
+    const params: unknown[] = [String(toolName)];
+    if (b.status) where.push(`status = $${params.push(b.status)}`);
+    if (b.since_ms !== undefined && b.since_ms !== null) where.push(`started_ms >= $${params.push(b.since_ms)}`);
+    if (b.until_ms !== undefined && b.until_ms !== null) where.push(`started_ms < $${params.push(b.until_ms)}`);
+    const { rows } = await this.#query(
+      `SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where.join(' AND ')}
+       ORDER BY started_ms DESC, seq DESC LIMIT ${b.limit}`,
+      params,
+    );
+    const out: ToolResult[] = [];
+    for (const row of rows) {
+      const checked = this.#checked(row);
+      if (checked.ok) out.push(checked.value);
+    }
+    return out;
+  }
+
+  /** Metadata of a dialog's results, in the order they were stored. */
+  async listDialog(dialogId: string): Promise<StoredMeta[]> {
+    const { rows } = await this.#query(`SELECT ${META_COLUMNS} FROM ${this.#q}.toolresult_results WHERE dialog_id = $1 ORDER BY seq`, [String(dialogId)]);
+    return rows.map(metaFromRow);
+  }
+
+  /** Results held now. */
+  async size(): Promise<number> {
+    const { rows } = await this.#query(`SELECT count(*) AS n FROM ${this.#q}.toolresult_results`);
+    return Number(rows[0].n);
+  }
+
+  /**
+   * Seed 000 §7's counters and the output-size histogram, from SQL aggregates
+   * over every result ever stored in this schema (held now or evicted).
+   */
+  async metrics(): Promise<StoreMetrics> {
+    const [all, current] = await Promise.all([
+        this.#query(
+          `SELECT status, size_bucket, count(*) AS n, sum(output_truncated::int) AS truncated, sum(side_effects) AS side_effects,
+                  sum(size_bytes) AS size_sum, sum(evicted) AS evicted
+           FROM (SELECT status, size_bucket, output_truncated, side_effects, size_bytes, 0 AS evicted FROM ${this.#q}.toolresult_results
+                 UNION ALL
+                 SELECT status, size_bucket, output_truncated, side_effects, size_bytes, 1 FROM ${this.#q}.toolresult_evictions) r
+           GROUP BY status, size_bucket`,
+        ),
+        this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
+      ]);
+    this.#buckets ??= (JSON.parse(schemaEngine.call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
+    const m: StoreMetrics = {
+      stored: 0,
+      by_status: {},
+      truncated: 0,
+      validation_failures: 0,
+      side_effects: 0,
+      evicted: 0,
+      output_size: this.#buckets.map((b) => ({ ...b, count: 0 })),
+      output_size_sum: 0,
+      current_count: Number(current.rows[0].n),
+      current_bytes: Number(current.rows[0].bytes),
+    };
+    for (const r of all.rows) {
+      const n = Number(r.n);
+      const status = r.status as string;
+      m.stored += n;
+      m.by_status[status] = (m.by_status[status] ?? 0) + n;
+      m.truncated += Number(r.truncated);
+      if (status === 'output_validation_failed' || status === 'validation_error') m.validation_failures += n;
+      m.side_effects += Number(r.side_effects);
+      m.evicted += Number(r.evicted);
+      m.output_size[Number(r.size_bucket)].count += n;
+      m.output_size_sum += Number(r.size_sum);
+    }
+    // Same key order as the in-memory store (by_status sorted by name).
+    m.by_status = Object.fromEntries(Object.entries(m.by_status).sort(([a], [b]) => (a < b ? -1 : 1)));
+    return m;
+  }
+
+  /** Stops listening and, if the store made the pool, ends it. The database is untouched. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const l = this.#listener;
+    this.#listener = undefined;
+    this.#listening = false;
+    if (l) {
+      l.removeAllListeners('notification');
+      await l.query(`UNLISTEN "${this.#channel}"`).catch(() => {});
+      l.release();
+    }
+    await this.#remoteQueue;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+}
+
+function conflict(path: string, message: string): ToolResultError {
+  return new ToolResultError('store_conflict', 'not stored', [{ path, code: 'store_conflict', message }]);
+}
