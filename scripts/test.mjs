@@ -35,3 +35,4 @@ run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conform
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');
 run(process.execPath, ['--test', 'tests/postgres/']);
+run(process.execPath, ['bench/stores.mjs', '--smoke']);

@@ -72,9 +72,23 @@ const { FileResultStore, createSuccess } = require('toolresult/node');
 const fileStore = FileResultStore.open('store');
 fileStore.put(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' } }), { dialog_id: 'd1' });
 if (FileResultStore.open('store').get('d1', 'c1').input.tool_name !== 'echo') throw new Error('file store');
-console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code) }));`,
+// The optional entries load without their peer dependencies (pg is needed only to connect).
+const { canonicalJson, POSTGRES_SCHEMA_VERSION } = require('toolresult/postgres');
+const { toOtelAttributes } = require('toolresult/otel');
+const otel = toOtelAttributes(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c2' } }));
+console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code),
+  canonical: canonicalJson({ b: 1, a: 2 }), pgVersion: POSTGRES_SCHEMA_VERSION, op: otel['gen_ai.operation.name'] }));`,
   );
-  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), { ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result', schema: ['required'] });
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
+    ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result', schema: ['required'], canonical: '{"a":2,"b":1}', pgVersion: 1, op: 'execute_tool',
+  });
+  let missingPg;
+  try {
+    sh(process.execPath, ['-e', "require('toolresult/postgres').PostgresResultStore.open({ connection: 'postgres://localhost/x' }).catch((e) => { console.error(e.code || e.message); process.exit(3); })"], dir);
+  } catch (e) {
+    missingPg = e.stderr;
+  }
+  assert.match(missingPg, /^missing_dependency$/m, 'without pg, connecting is a typed error that says what is missing');
   const schema = sh(process.execPath, ['-e', "console.log(require('toolresult/schemas/tool-result.v1.json').$id)"], dir);
   assert.match(schema, /tool-result\.v1\.json/);
   const cli = sh(path.join(dir, 'node_modules', '.bin', 'toolresult'), ['validate', 'fixture.json'], dir);
@@ -110,8 +124,19 @@ const issues: Issue[] = r.ok ? [] : r.issues;
 const e = new ToolResultError('invalid_spec', 'x');
 const report: ValidationReport = new ToolRegistry({ formats: 'annotate' }).register({ name: 't', inputSchema: {} }).validateInput('t', {});
 const schemaIssues: SchemaIssue[] = compileSchema(true).validate(1);
-export { status, issues, e, report, schemaIssues };`,
+// The optional entries' types: the store's needs no @types/pg; otel's types come from @opentelemetry/api.
+import { PostgresResultStore, type PgPool, type PutManyReport } from 'toolresult/postgres';
+import { FileResultStore } from 'toolresult/node';
+import { instrumentStore, toOtelAttributes, type OtelAttributes } from 'toolresult/otel';
+declare const pool: PgPool;
+const store: Promise<PostgresResultStore> = PostgresResultStore.open({ pool, retention: { maxCount: 10 } });
+const batch: Promise<PutManyReport> = store.then((s) => s.putMany([]));
+const attrs: OtelAttributes = toOtelAttributes({} as never);
+const off: () => void = instrumentStore(FileResultStore.open('x'), {});
+export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
+  // The optional peer dependency a user of toolresult/otel installs.
+  cpSync(path.join(root, 'node_modules', '@opentelemetry', 'api'), path.join(dir, 'node_modules', '@opentelemetry', 'api'), { recursive: true });
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   sh(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), 'main.ts'], dir);
 });

@@ -25,7 +25,8 @@ export type ToolResultErrorCode =
   | 'corrupt_row'
   | 'schema_too_new'
   | 'schema_outdated'
-  | 'store_closed';
+  | 'store_closed'
+  | 'missing_dependency';
 
 /**
  * The one error type this package throws: a real `Error` with a stable `code`

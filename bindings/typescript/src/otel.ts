@@ -58,7 +58,7 @@ export function toOtelAttributes(result: ToolResult): OtelAttributes {
 
 /** A store `instrumentStore` can wrap: any of ResultStore, FileResultStore, PostgresResultStore. */
 export interface InstrumentableStore {
-  put(result: ToolResult | string, options?: never): unknown;
+  put(result: ToolResult | string, options: { dialog_id: string; summary?: string }): unknown;
   on(type: 'evicted', listener: (event: Event & { detail: Eviction }) => void): () => void;
 }
 

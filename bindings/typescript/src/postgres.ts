@@ -326,7 +326,12 @@ export class PostgresResultStore extends EventTarget {
     let owns = false;
     if (!pool) {
       // The peer dependency is loaded only when the store makes the pool.
-      const pg = require('pg') as { Pool: new (config: Record<string, unknown>) => PgPool };
+      let pg: { Pool: new (config: Record<string, unknown>) => PgPool };
+      try {
+        pg = require('pg') as typeof pg;
+      } catch (e) {
+        throw new ToolResultError('missing_dependency', `toolresult/postgres needs node-postgres to connect: npm install pg (${(e as Error).message.split('\n')[0]})`);
+      }
       pool = new pg.Pool(typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection!);
       owns = true;
     }
