@@ -675,8 +675,10 @@ export class PostgresResultStore extends EventTarget {
           ).rows
         : [];
       const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
-      for (const id of stored) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'stored', id })]);
-      for (const e of evicted) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'evicted', id: e.id })]);
+      await this.#notify(c, [
+        ...[...stored].map((id) => ({ o: this.#origin, k: 'stored', id })),
+        ...evicted.map((e) => ({ o: this.#origin, k: 'evicted', id: e.id })),
+      ]);
       return { stored, claimed, existing, evicted };
     });
     const byExecution = new Map(out.existing.map((r) => [r.execution_id as string, r]));
@@ -707,6 +709,19 @@ export class PostgresResultStore extends EventTarget {
     }
     for (const e of evicted) this.#emit('evicted', e);
     return { results, evicted };
+  }
+
+  /**
+   * Queues one notification per note inside `c`'s transaction, in one round
+   * trip; PostgreSQL delivers them at COMMIT, in order, and drops them on
+   * ROLLBACK.
+   */
+  async #notify(c: PgPoolClient, notes: { o: string; k: string; id: unknown }[]): Promise<void> {
+    if (!notes.length) return;
+    await c.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i', [
+      this.#channel,
+      notes.map((n) => JSON.stringify(n)),
+    ]);
   }
 
   /** Applies the retention policy inside `c`'s transaction; the evicted rows move to the evictions log. */
@@ -751,7 +766,7 @@ export class PostgresResultStore extends EventTarget {
     const rows = await this.#transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
       const evicted = await this.#enforce(c, now);
-      for (const e of evicted) await c.query('SELECT pg_notify($1, $2)', [this.#channel, JSON.stringify({ o: this.#origin, k: 'evicted', id: e.id })]);
+      await this.#notify(c, evicted.map((e) => ({ o: this.#origin, k: 'evicted', id: e.id })));
       return evicted;
     });
     const evicted = rows.map(evictionFromRow);
