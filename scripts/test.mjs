@@ -10,6 +10,9 @@ step('rust: clippy (std and no-std)');
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
 run('cargo', ['clippy', '-p', 'toolresult', '--no-default-features', '--target', NO_STD_TARGET, '--', '-D', 'warnings']);
 
+step('rust: docs build without warnings (broken links, bad code blocks)');
+run('cargo', ['doc', '--workspace', '--no-deps'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } });
+
 step('rust: tests');
 run('cargo', ['test', '--workspace']);
 

@@ -151,6 +151,27 @@ test('events reach every node through LISTEN/NOTIFY, in commit order', async () 
   await b.close();
 });
 
+test('events stay within their schema, even for names that differ only in case', async () => {
+  const name = `Case_${process.pid}`;
+  const upper = await PostgresResultStore.open({ connection: server.connection, schema: name });
+  const lower = await PostgresResultStore.open({ connection: server.connection, schema: name.toLowerCase() });
+  const twin = await PostgresResultStore.open({ connection: server.connection, schema: name });
+  const seenLower = [];
+  const seenTwin = [];
+  lower.on('stored', (e) => seenLower.push(e.detail.execution_id));
+  twin.on('stored', (e) => seenTwin.push(e.detail.execution_id));
+  const r = make('t', {}, 1);
+  await upper.put(r, { dialog_id: 'd' });
+  await until(() => seenTwin.length === 1, 'the store on the same schema to see the put');
+  const marker = make('t', {}, 2);
+  await lower.put(marker, { dialog_id: 'd' });
+  await wait(200);
+  assert.deepEqual(seenTwin, [r.metadata.execution_id], 'nothing from the other schema');
+  assert.deepEqual(seenLower, [marker.metadata.execution_id], 'a store hears only its own schema (here: its own put)');
+  assert.equal(await lower.get(r.metadata.execution_id), undefined);
+  for (const s of [upper, lower, twin]) await s.close();
+});
+
 test('a corrupt or tampered row is reported (corrupt_row) and never returned', async () => {
   const store = await openStore({ listen: false });
   const good = make('grep', {}, { matches: 1 }, { started: 1 });

@@ -1,7 +1,7 @@
 // The package API. Every call crosses into wasm as JSON text and comes back as
 // JSON text (see crates/toolresult-wasm); values handed back are fresh, plain
 // JSON data parsed by the JS engine.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type {
   AgentResult,
   Issue,
@@ -25,7 +25,8 @@ import { escapeLoneSurrogates, toWireText, tooLargeIssue, type WireLimits } from
 type EnvelopeValidator = InstanceType<Wasm['EnvelopeValidator']>;
 
 /** What validation returns: the value, or every issue found. */
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+/** What `validateAgentResult` / `validateToolResult` return (the package's `Outcome`). */
+export type ValidationResult<T> = Outcome<T>;
 
 /** Accepted input: JSON text (the fast path), UTF-8 JSON bytes, or a JS value. */
 export type ResultInput = string | Uint8Array | unknown;
@@ -237,9 +238,7 @@ function build(failure: boolean, spec: SuccessSpec | FailureSpec): ToolResult {
   const withTimes = { ...spec, started_at: isoTime(spec.started_at), completed_at: isoTime(spec.completed_at) };
   const wire = toWireText(withTimes, { maxBytes: defaultOptions().maxBytes, maxDepth: defaultOptions().maxDepth });
   if (wire.issues) throw new ToolResultError('invalid_spec', 'invalid build spec', wire.issues);
-  const out = JSON.parse(call((w) => w.create_tool_result(failure, wire.text, Date.now()))) as
-    | { ok: true; value: ToolResult }
-    | { ok: false; issues: Issue[] };
+  const out = JSON.parse(call((w) => w.create_tool_result(failure, wire.text, Date.now()))) as Outcome<ToolResult>;
   if (!out.ok) throw new ToolResultError('invalid_spec', 'invalid build spec', out.issues);
   return out.value;
 }

@@ -3,7 +3,7 @@
 // conversions to and from MCP, Anthropic, OpenAI and the Vercel AI SDK. The
 // mappings live in Rust (crates/toolresult/src/{migrate,convert}.rs), in the
 // tools module.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 import { toWireText } from './wire.js';
@@ -31,7 +31,6 @@ export interface CallContext {
   completed_at?: string;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 function text(value: unknown, what: string): { text: string } | { issues: Issue[] } {
   if (typeof value === 'string') return { text: value };

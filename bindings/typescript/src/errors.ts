@@ -29,6 +29,12 @@ export type ToolResultErrorCode =
   | 'missing_dependency';
 
 /**
+ * What every fallible call that does not throw returns (validation, wasm
+ * replies): the value, or every issue found.
+ */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/**
  * The one error type this package throws: a real `Error` with a stable `code`
  * and the list of `issues` (each with a JSON Pointer `path`, a `code` and a
  * `message`).

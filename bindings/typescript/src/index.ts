@@ -24,14 +24,4 @@ export function schemaEngineLoaded(): boolean {
   return schemaEngine.loaded;
 }
 
-export * from './api.js';
-export * from './bound.js';
-export * from './schema.js';
-export * from './store.js';
-export * from './reference.js';
-export * from './convert.js';
-export * from './render.js';
-export * from './dom.js';
-export { ToolResultError, formatIssues } from './errors.js';
-export type { ToolResultErrorCode } from './errors.js';
-export type * from './generated/types.js';
+export * from './exports.js';

@@ -8,7 +8,7 @@ import type { Attributes, Counter, Histogram, Meter, Tracer } from '@opentelemet
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import './index.js';
 import { statusInfo } from './api.js';
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type { Eviction, PutReport, StoreEntry, ToolResult } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 
@@ -22,9 +22,7 @@ const SPAN_STATUS_ERROR = 2;
 export type OtelAttributes = Record<string, string | number | boolean>;
 
 function entryOf(result: ToolResult): StoreEntry {
-  const out = JSON.parse(schemaEngine.call((w) => w.store_entry(JSON.stringify(result), '', '-'))) as
-    | { ok: true; value: StoreEntry }
-    | { ok: false; issues: [] };
+  const out = JSON.parse(schemaEngine.call((w) => w.store_entry(JSON.stringify(result), '', '-'))) as Outcome<StoreEntry>;
   if (!out.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', out.issues);
   return out.value;
 }

@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import './index.js';
 import { validateToolResult } from './api.js';
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -255,7 +255,7 @@ function evictionFromRow(row: Record<string, unknown>): Eviction {
 }
 
 function wasmOutcome<T>(json: string, code: 'invalid_options' | 'invalid_tool_result', what: string): T {
-  const out = JSON.parse(json) as { ok: true; value: T } | { ok: false; issues: Issue[] };
+  const out = JSON.parse(json) as Outcome<T>;
   if (!out.ok) throw new ToolResultError(code, what, out.issues);
   return out.value;
 }
@@ -479,8 +479,12 @@ export class PostgresResultStore extends EventTarget {
     if (meta.output_truncated) this.#emit('truncated', meta, remote);
   }
 
+  // One channel per schema (case kept: LISTEN quotes it). A schema name too
+  // long for a channel name is hashed; notes also carry the schema, and a
+  // note for another schema is ignored.
   get #channel(): string {
-    return `toolresult_${this.schema}`.toLowerCase().slice(0, 63);
+    const name = `toolresult_${this.schema}`;
+    return name.length <= 63 ? name : `toolresult_${sha256(this.schema).slice(0, 40)}`;
   }
 
   async #listen(): Promise<void> {
@@ -528,13 +532,13 @@ export class PostgresResultStore extends EventTarget {
   }
 
   async #onNotification(payload: string): Promise<void> {
-    let note: { o: string; k: 'stored' | 'evicted'; id: string };
+    let note: { o: string; s: string; k: 'stored' | 'evicted'; id: string };
     try {
       note = JSON.parse(payload) as typeof note;
     } catch {
       return;
     }
-    if (note.o === this.#origin) return;
+    if (note.o === this.#origin || note.s !== this.schema) return;
     if (note.k === 'stored') {
       const { rows } = await this.#query(
         `SELECT ${META_COLUMNS}, result->'validation_issues' AS issues FROM ${this.#q}.toolresult_results WHERE execution_id = $1
@@ -676,8 +680,8 @@ export class PostgresResultStore extends EventTarget {
         : [];
       const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
       await this.#notify(c, [
-        ...[...stored].map((id) => ({ o: this.#origin, k: 'stored', id })),
-        ...evicted.map((e) => ({ o: this.#origin, k: 'evicted', id: e.id })),
+        ...[...stored].map((id) => ({ o: this.#origin, s: this.schema, k: 'stored', id })),
+        ...evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })),
       ]);
       return { stored, claimed, existing, evicted };
     });
@@ -716,7 +720,7 @@ export class PostgresResultStore extends EventTarget {
    * trip; PostgreSQL delivers them at COMMIT, in order, and drops them on
    * ROLLBACK.
    */
-  async #notify(c: PgPoolClient, notes: { o: string; k: string; id: unknown }[]): Promise<void> {
+  async #notify(c: PgPoolClient, notes: { o: string; s: string; k: string; id: unknown }[]): Promise<void> {
     if (!notes.length) return;
     await c.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i', [
       this.#channel,
@@ -766,7 +770,7 @@ export class PostgresResultStore extends EventTarget {
     const rows = await this.#transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
       const evicted = await this.#enforce(c, now);
-      await this.#notify(c, evicted.map((e) => ({ o: this.#origin, k: 'evicted', id: e.id })));
+      await this.#notify(c, evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })));
       return evicted;
     });
     const evicted = rows.map(evictionFromRow);
@@ -777,7 +781,7 @@ export class PostgresResultStore extends EventTarget {
   // -- reading --------------------------------------------------------------
 
   /** Validates a row read back; a row that fails is reported (`corrupt_row`) and never returned. */
-  #checked(row: Record<string, unknown>): { ok: true; value: ToolResult } | { ok: false; issues: Issue[] } {
+  #checked(row: Record<string, unknown>): Outcome<ToolResult> {
     const verdict = validateToolResult(row.result as string);
     let issues: Issue[];
     if (!verdict.ok) {

@@ -2,10 +2,9 @@
 // module), a renderer registry that picks a renderer by tool name, tool_type
 // or pattern and never renders nothing, and the helpers that produce typed
 // per-tool data (tool_metadata) from what tools actually have.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type {
   DiffHunk,
-  Issue,
   TodoItem,
   ToolMetadata,
   ToolResult,
@@ -51,7 +50,7 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
   wholeAtLeast('maxLines', options.maxLines, 4);
   const json = toolResultJson(result);
   const opts = JSON.stringify(options);
-  const out = JSON.parse(schemaEngine.call((w) => w.render_result_text(json, opts))) as { ok: true; value: string } | { ok: false; issues: Issue[] };
+  const out = JSON.parse(schemaEngine.call((w) => w.render_result_text(json, opts))) as Outcome<string>;
   if (!out.ok) {
     const code = out.issues.some((i) => i.code === 'invalid_options') ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, code === 'invalid_options' ? 'invalid render options' : 'invalid ToolResult', out.issues);

@@ -68,6 +68,36 @@ export class WasmModule<W> {
   }
 }
 
+/**
+ * A wasm object that lives in one module instance and is rebuilt by `make`
+ * after a trap replaced that instance (compiled schemas, registries). State
+ * that cannot be rebuilt (the in-memory store) checks `generation` instead.
+ */
+export class RebuiltHandle<W, H extends { free(): void }> {
+  #handle: H | undefined;
+  #generation = -1;
+
+  constructor(
+    readonly module: WasmModule<W>,
+    readonly make: () => H,
+  ) {}
+
+  /** The handle for the current instance, rebuilt if the instance changed. */
+  get(): H {
+    if (this.#handle && this.#generation === this.module.generation) return this.#handle;
+    const handle = this.make();
+    this.#handle = handle;
+    this.#generation = this.module.generation;
+    return handle;
+  }
+
+  /** Frees the handle now (if its instance is still the current one). */
+  free(): void {
+    if (this.#handle && this.#generation === this.module.generation) this.#handle.free();
+    this.#handle = undefined;
+  }
+}
+
 /** The envelope module: validation, builders, bounding. */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
 

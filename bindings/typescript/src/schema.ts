@@ -1,7 +1,7 @@
 // JSON Schema validation of tool inputs and outputs (seed 000 ToolDefinition,
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
 // nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
-import { ToolResultError, type ToolResultErrorCode } from './errors.js';
+import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
 import type {
   Issue,
   RegistryStats,
@@ -12,13 +12,12 @@ import type {
   ValidationOptions,
   ValidationReport,
 } from './generated/types.js';
-import { schemaEngine, type SchemaWasm } from './runtime.js';
+import { RebuiltHandle, schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
 import { escapeLoneSurrogates, toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
 type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
-type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 // Schemas and values cross as JSON text, checked on the way like envelopes.
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
@@ -80,8 +79,17 @@ export type LoadSchemaEngine = (module_or_path?: unknown) => Promise<void>;
 export class CompiledSchema {
   readonly #schema: string;
   readonly #options: string;
-  #handle: Handle | undefined;
-  #generation = -1;
+  // A trap replaces the engine instance; recompiled from the kept source then.
+  readonly #handle = new RebuiltHandle(schemaEngine, (): Handle => {
+    const handle = schemaEngine.call((w) => new w.SchemaValidator(this.#schema, this.#options));
+    const error = schemaEngine.call(() => handle.error());
+    if (error) {
+      handle.free();
+      const issues = JSON.parse(error) as Issue[];
+      throw new ToolResultError(errorCode(issues), 'the schema does not compile', issues);
+    }
+    return handle;
+  });
 
   /** @internal use `compileSchema` */
   constructor(schemaText: string, optionsTextValue: string) {
@@ -90,19 +98,8 @@ export class CompiledSchema {
     this.#current();
   }
 
-  // A trap replaces the engine instance; recompile from the kept source then.
   #current(): Handle {
-    if (this.#handle && this.#generation === schemaEngine.generation) return this.#handle;
-    const handle = schemaEngine.call((w) => new w.SchemaValidator(this.#schema, this.#options));
-    const error = schemaEngine.call(() => handle.error());
-    if (error) {
-      handle.free();
-      const issues = JSON.parse(error) as Issue[];
-      throw new ToolResultError(errorCode(issues), 'the schema does not compile', issues);
-    }
-    this.#handle = handle;
-    this.#generation = schemaEngine.generation;
-    return handle;
+    return this.#handle.get();
   }
 
   /** Whether `value` satisfies the schema (stops at the first failure). */
@@ -157,8 +154,7 @@ export class CompiledSchema {
 
   /** Releases the wasm memory now rather than when garbage-collected. */
   free(): void {
-    if (this.#handle && this.#generation === schemaEngine.generation) this.#handle.free();
-    this.#handle = undefined;
+    this.#handle.free();
   }
 }
 
@@ -193,16 +189,8 @@ export class ToolRegistry {
   readonly #options: string;
   // Kept as JSON text so a trapped engine instance can be rebuilt.
   readonly #definitions = new Map<string, string>();
-  #handle: RegistryHandle | undefined;
-  #generation = -1;
-
-  constructor(options?: SchemaOptions) {
-    this.#options = optionsText(options);
-    this.#current();
-  }
-
-  #current(): RegistryHandle {
-    if (this.#handle && this.#generation === schemaEngine.generation) return this.#handle;
+  // A trap replaces the engine instance; rebuilt from the kept definitions then.
+  readonly #handle = new RebuiltHandle(schemaEngine, (): RegistryHandle => {
     const handle = schemaEngine.call((w) => new w.SchemaToolRegistry(this.#options));
     const error = schemaEngine.call(() => handle.error());
     if (error) {
@@ -210,9 +198,16 @@ export class ToolRegistry {
       throw new ToolResultError('invalid_options', 'invalid schema options', JSON.parse(error) as Issue[]);
     }
     for (const text of this.#definitions.values()) schemaEngine.call(() => handle.register(text));
-    this.#handle = handle;
-    this.#generation = schemaEngine.generation;
     return handle;
+  });
+
+  constructor(options?: SchemaOptions) {
+    this.#options = optionsText(options);
+    this.#current();
+  }
+
+  #current(): RegistryHandle {
+    return this.#handle.get();
   }
 
   /**
@@ -310,7 +305,6 @@ export class ToolRegistry {
 
   /** Releases the wasm memory now rather than when garbage-collected. */
   free(): void {
-    if (this.#handle && this.#generation === schemaEngine.generation) this.#handle.free();
-    this.#handle = undefined;
+    this.#handle.free();
   }
 }

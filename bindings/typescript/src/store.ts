@@ -1,6 +1,6 @@
 // The in-memory ResultStore (crates/toolresult/src/store.rs) with events:
 // `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type Outcome } from './errors.js';
 import type {
   Eviction,
   HistoryQuery,
@@ -93,9 +93,7 @@ export class ResultStore extends EventTarget {
     const json = text(result, 'invalid_tool_result', 'the result');
     // "" lets the store compute the built-in summary from the result it parses anyway.
     const summary = options.summary ?? customSummary(result) ?? '';
-    const out = JSON.parse(schemaEngine.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as
-      | { ok: true; value: PutReport }
-      | { ok: false; issues: Issue[] };
+    const out = JSON.parse(schemaEngine.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as Outcome<PutReport>;
     if (!out.ok) {
       const conflict = out.issues.some((i) => i.code === 'store_conflict');
       throw new ToolResultError(conflict ? 'store_conflict' : 'invalid_tool_result', conflict ? 'not stored' : 'invalid ToolResult', out.issues);
@@ -133,7 +131,7 @@ export class ResultStore extends EventTarget {
   /** A tool's results, newest first (seed 000 GetHistoryAsync): `limit` (100), `status`, `since`, `until`. */
   history(toolName: string, query: HistoryQuery = {}): ToolResult[] {
     const q = text(query, 'invalid_options', 'the history query');
-    const out = JSON.parse(schemaEngine.call(() => this.#h().history(String(toolName), q))) as { ok: true; value: ToolResult[] } | { ok: false; issues: Issue[] };
+    const out = JSON.parse(schemaEngine.call(() => this.#h().history(String(toolName), q))) as Outcome<ToolResult[]>;
     if (!out.ok) throw new ToolResultError('invalid_options', 'invalid history query', out.issues);
     return out.value;
   }

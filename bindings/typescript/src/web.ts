@@ -10,10 +10,16 @@ let schemaReady: Promise<void> | undefined;
 /**
  * Loads and instantiates the wasm module. By default it is fetched from next to
  * this file; pass a URL, Response, bytes or a compiled `WebAssembly.Module` to
- * load it from elsewhere. Safe to call more than once.
+ * load it from elsewhere. Safe to call more than once; a failed load can be
+ * retried (as `loadSchemaEngine()`'s).
  */
 export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
-  ready ??= initWasm(module_or_path === undefined ? undefined : { module_or_path }).then(() => installWasm(bindings));
+  ready ??= initWasm(module_or_path === undefined ? undefined : { module_or_path })
+    .then(() => installWasm(bindings))
+    .catch((e: unknown) => {
+      ready = undefined;
+      throw e;
+    });
   return ready;
 }
 
@@ -42,14 +48,4 @@ export function schemaEngineLoaded(): boolean {
   return schemaEngine.loaded;
 }
 
-export * from './api.js';
-export * from './bound.js';
-export * from './schema.js';
-export * from './store.js';
-export * from './reference.js';
-export * from './convert.js';
-export * from './render.js';
-export * from './dom.js';
-export { ToolResultError, formatIssues } from './errors.js';
-export type { ToolResultErrorCode } from './errors.js';
-export type * from './generated/types.js';
+export * from './exports.js';

@@ -375,7 +375,7 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
 
 /// The result as one text, for targets that take a string: the output text,
 /// else the text blocks (binary ones as notes), else compact JSON; failures
-/// as "Error [CODE]: message".
+/// as "Error \[CODE\]: message".
 pub fn result_text(tr: &Value) -> Result<String, Issues> {
     let tr = tool_result_parts(tr)?;
     if failed(tr) {

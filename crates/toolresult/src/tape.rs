@@ -57,13 +57,6 @@ pub struct Tape {
 }
 
 impl Tape {
-    /// A tape holding one string value.
-    pub fn string(value: &str) -> Tape {
-        let mut tape = Tape::default();
-        tape.push_str(value);
-        tape
-    }
-
     /// Makes this tape hold one string value, reusing its buffers.
     pub fn set_string(&mut self, value: &str) {
         self.entries.clear();

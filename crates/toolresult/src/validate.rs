@@ -65,11 +65,6 @@ impl Validator {
         json::parse_str(text, self.limits()).map_err(Issues::from)
     }
 
-    /// Parses UTF-8 JSON bytes strictly, without checking the envelope.
-    pub fn parse_json_bytes(&self, bytes: &[u8]) -> Result<Value, Issues> {
-        json::parse_bytes(bytes, self.limits()).map_err(Issues::from)
-    }
-
     /// Whether JSON text is a valid envelope: the streaming fast path alone.
     pub fn is_valid_str(&self, text: &str) -> bool {
         stream::accepts(text, self.kind, &self.options)
@@ -158,15 +153,6 @@ pub fn parse_agent_result(text: &str, options: &ValidationOptions) -> Result<Age
 pub fn parse_tool_result(text: &str, options: &ValidationOptions) -> Result<ToolResult, Issues> {
     let v = Validator::new(EnvelopeKind::ToolResult, options.clone())?;
     let value = v.parse_json(text)?;
-    into_typed(&v, value)
-}
-
-/// Validates an already parsed ToolResult value and converts it.
-pub fn tool_result_from_value(
-    value: Value,
-    options: &ValidationOptions,
-) -> Result<ToolResult, Issues> {
-    let v = Validator::new(EnvelopeKind::ToolResult, options.clone())?;
     into_typed(&v, value)
 }
 

@@ -1,0 +1,14 @@
+// The one export list of the package's API, shared by the Node entry
+// (index.ts) and the browser entry (web.ts); the entries only install the
+// wasm modules and add their own loaders (docs: CONTRIBUTING "Add an export").
+export * from './api.js';
+export * from './bound.js';
+export * from './schema.js';
+export * from './store.js';
+export * from './reference.js';
+export * from './convert.js';
+export * from './render.js';
+export * from './dom.js';
+export { ToolResultError, formatIssues } from './errors.js';
+export type { Outcome, ToolResultErrorCode } from './errors.js';
+export type * from './generated/types.js';
