@@ -4,23 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toolresult } from './helpers.mjs';
-import { defineStoreContract } from '../stores/contract.mjs';
+import { defineStoreContract, make } from '../stores/contract.mjs';
 
 const {
-  ResultStore, ToolResultError, createSuccess, createFailure, summarize, registerSummarizer, toReference,
-  prepareHistory, getToolResultTool, createGetToolResultHandler, compileSchema, ToolRegistry,
+  ResultStore, summarize, registerSummarizer, toReference,
+  prepareHistory, getToolResultTool, createGetToolResultHandler, compileSchema,
 } = toolresult;
-
-let n = 0;
-const at = (s) => `2026-11-22T10:00:${String(s).padStart(2, '0')}Z`;
-function make(tool, params, output, { started = 0, callId, status } = {}) {
-  const input = { tool_name: tool, parameters: params, tool_call_id: callId ?? `call_${++n}` };
-  const times = { started_at: at(started), completed_at: at(started) };
-  return status
-    ? createFailure({ input, output, status, error_code: status.toUpperCase(), error_message: 'it failed', ...times })
-    : createSuccess({ input, output, ...times });
-}
-
 
 // The behaviour every store shares runs from one suite (tests/stores/contract.mjs).
 defineStoreContract('ResultStore (in memory)', { open: async (options) => new ResultStore(options), close: async () => {} });

@@ -1,6 +1,6 @@
 // Bounding outputs (seed 000 §5.2, seed 002, seed 003): sha256 provenance,
 // truncation that keeps JSON valid, line caps for text streams, previews.
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, unwrapOutcome } from './errors.js';
 import { writeInput } from './input.js';
 import { call } from './runtime.js';
 import { toWireText } from './wire.js';
@@ -27,9 +27,7 @@ export interface TruncatedOutput<T> {
 }
 
 function unwrap<T>(json: string, what: string): T {
-  const out = JSON.parse(json) as Outcome<T>;
-  if (!out.ok) throw new ToolResultError('invalid_output', `invalid ${what}`, out.issues);
-  return out.value;
+  return unwrapOutcome<T>(json, 'invalid_output', `invalid ${what}`);
 }
 
 function limit(name: string, value: number | undefined, fallback: number): number {

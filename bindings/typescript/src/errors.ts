@@ -34,6 +34,13 @@ export type ToolResultErrorCode =
  */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
+/** A wasm reply (`Outcome` JSON text): its value, or a `ToolResultError` with `code` and its issues. */
+export function unwrapOutcome<T>(json: string, code: ToolResultErrorCode, message: string): T {
+  const out = JSON.parse(json) as Outcome<T>;
+  if (!out.ok) throw new ToolResultError(code, message, out.issues);
+  return out.value;
+}
+
 /**
  * The one error type this package throws: a real `Error` with a stable `code`
  * and the list of `issues` (each with a JSON Pointer `path`, a `code` and a

@@ -8,9 +8,10 @@ import type { Attributes, Counter, Histogram, Meter, Tracer } from '@opentelemet
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import './index.js';
 import { statusInfo } from './api.js';
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { Eviction, PutReport, StoreEntry, ToolResult } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
+import { toolResultJson } from './wire.js';
 
 // Values of @opentelemetry/api's SpanKind.INTERNAL and SpanStatusCode (stable
 // since api 1.0), so this entry does not load the API at run time.
@@ -21,10 +22,10 @@ const SPAN_STATUS_ERROR = 2;
 /** An attribute value OpenTelemetry accepts. */
 export type OtelAttributes = Record<string, string | number | boolean>;
 
-function entryOf(result: ToolResult): StoreEntry {
-  const out = JSON.parse(schemaEngine.call((w) => w.store_entry(JSON.stringify(result), '', '-'))) as Outcome<StoreEntry>;
-  if (!out.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', out.issues);
-  return out.value;
+/** The output's size as the stores count it (compact JSON bytes); checks the result on the way. */
+function outputSize(result: ToolResult): number {
+  const json = schemaEngine.call((w) => w.store_entry(toolResultJson(result), '', '-'));
+  return unwrapOutcome<StoreEntry>(json, 'invalid_tool_result', 'invalid ToolResult').meta.size_bytes;
 }
 
 /**
@@ -35,7 +36,11 @@ function entryOf(result: ToolResult): StoreEntry {
  * `error_code`, or its status.
  */
 export function toOtelAttributes(result: ToolResult): OtelAttributes {
-  const entry = entryOf(result);
+  return attributesOf(result, outputSize(result));
+}
+
+/** The attributes of a result already checked, whose output size is known (a store reported it). */
+function attributesOf(result: ToolResult, sizeBytes: number): OtelAttributes {
   const a: OtelAttributes = {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': result.input.tool_name,
@@ -45,10 +50,10 @@ export function toOtelAttributes(result: ToolResult): OtelAttributes {
   a['toolresult.status'] = result.status;
   a['toolresult.status.category'] = statusInfo(result.status).category;
   a['toolresult.execution_id'] = result.metadata.execution_id;
-  a['toolresult.output.size_bytes'] = entry.meta.size_bytes;
-  a['toolresult.output.truncated'] = entry.meta.output_truncated;
+  a['toolresult.output.size_bytes'] = sizeBytes;
+  a['toolresult.output.truncated'] = result.metadata.output_truncated ?? false;
   if (typeof result.metadata.duration_ms === 'number') a['toolresult.duration_ms'] = result.metadata.duration_ms;
-  a['toolresult.side_effects.count'] = entry.side_effects;
+  a['toolresult.side_effects.count'] = result.side_effects?.length ?? 0;
   a['toolresult.validation_issues.count'] = result.validation_issues?.length ?? 0;
   a['toolresult.schema_version'] = result.schema_version;
   return a;
@@ -87,7 +92,8 @@ export function instrumentStore(store: InstrumentableStore, { tracer, meter }: I
 
   const record = (result: ToolResult, report: PutReport) => {
     if (!report?.stored) return;
-    const attributes = toOtelAttributes(result);
+    // The put validated the result and measured it: nothing is parsed again.
+    const attributes = attributesOf(result, report.meta.size_bytes);
     const failed = result.status !== 'success';
     if (tracer) {
       const start = new Date(result.metadata.started_at);

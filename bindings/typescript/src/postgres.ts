@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import './index.js';
 import { validateToolResult } from './api.js';
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, unwrapOutcome, type Outcome } from './errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -28,7 +28,7 @@ import type {
 import { customSummary } from './reference.js';
 import { schemaEngine } from './runtime.js';
 import type { ResultStoreEventMap } from './store.js';
-import { toWireText } from './wire.js';
+import { jsonText } from './wire.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations
@@ -254,18 +254,6 @@ function evictionFromRow(row: Record<string, unknown>): Eviction {
   return e;
 }
 
-function wasmOutcome<T>(json: string, code: 'invalid_options' | 'invalid_tool_result', what: string): T {
-  const out = JSON.parse(json) as Outcome<T>;
-  if (!out.ok) throw new ToolResultError(code, what, out.issues);
-  return out.value;
-}
-
-function optionsText(value: unknown, what: string): string {
-  const w = toWireText(value, { maxBytes: 1024 * 1024, maxDepth: 16 });
-  if (w.issues) throw new ToolResultError('invalid_options', `${what} is not JSON data`, w.issues);
-  return w.text;
-}
-
 /**
  * Tool results in PostgreSQL, shared by every process that opens the same
  * database and schema. Every method is async; otherwise the contract is the
@@ -317,8 +305,8 @@ export class PostgresResultStore extends EventTarget {
     const retention =
       options.retention === undefined
         ? {}
-        : wasmOutcome<RetentionPolicy>(
-            schemaEngine.call((w) => w.retention_policy(optionsText(options.retention, 'the retention policy'))),
+        : unwrapOutcome<RetentionPolicy>(
+            schemaEngine.call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
             'invalid_options',
             'invalid retention policy',
           );
@@ -343,8 +331,11 @@ export class PostgresResultStore extends EventTarget {
     pool.on('connect', (client) => client.on('error', () => {}));
     const store = new PostgresResultStore(pool, owns, options, retention);
     try {
-      if (options.migrate === false) await store.#checkVersion();
-      else await store.migrate();
+      if (options.migrate !== false) {
+        await store.migrate();
+      } else if ((await store.schemaVersion()) < POSTGRES_SCHEMA_VERSION) {
+        throw new ToolResultError('schema_outdated', `schema ${store.schema} is older than this package needs (${POSTGRES_SCHEMA_VERSION}): run migrate() (or open without migrate: false)`);
+      }
       if (options.listen !== false) await store.#listen();
     } catch (e) {
       await store.close();
@@ -413,18 +404,15 @@ export class PostgresResultStore extends EventTarget {
     );
   }
 
-  async #checkVersion(client?: PgPoolClient): Promise<number> {
-    const q = client ?? { query: (text: string, values?: unknown[]) => this.#query(text, values) };
-    const exists = await q.query('SELECT to_regclass($1) AS t', [`${this.#q}.toolresult_migrations`]);
-    const version = exists.rows[0].t === null ? 0 : Number((await q.query(`SELECT coalesce(max(version), 0) AS v FROM ${this.#q}.toolresult_migrations`)).rows[0].v);
+  /** The version the schema is at (0: not migrated); a newer one than this package knows is refused. */
+  async #version(query: (text: string, values?: unknown[]) => Promise<PgQueryResult>): Promise<number> {
+    const exists = await query('SELECT to_regclass($1) AS t', [`${this.#q}.toolresult_migrations`]);
+    const version = exists.rows[0].t === null ? 0 : Number((await query(`SELECT coalesce(max(version), 0) AS v FROM ${this.#q}.toolresult_migrations`)).rows[0].v);
     if (version > POSTGRES_SCHEMA_VERSION) {
       throw new ToolResultError(
         'schema_too_new',
         `schema ${this.schema} is at toolresult version ${version}, newer than this package knows (${POSTGRES_SCHEMA_VERSION}): upgrade the package; it never writes to a newer schema`,
       );
-    }
-    if (!client && version < POSTGRES_SCHEMA_VERSION) {
-      throw new ToolResultError('schema_outdated', `schema ${this.schema} is at toolresult version ${version}, this package needs ${POSTGRES_SCHEMA_VERSION}: run migrate() (or open without migrate: false)`);
     }
     return version;
   }
@@ -441,7 +429,7 @@ export class PostgresResultStore extends EventTarget {
       await c.query(
         `CREATE TABLE IF NOT EXISTS ${this.#q}.toolresult_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-      const current = await this.#checkVersion(c);
+      const current = await this.#version((text, values) => c.query(text, values));
       const applied: number[] = [];
       for (const m of MIGRATIONS) {
         if (m.version <= current) continue;
@@ -455,7 +443,7 @@ export class PostgresResultStore extends EventTarget {
 
   /** The schema version the database is at. */
   async schemaVersion(): Promise<number> {
-    return this.#checkVersion();
+    return this.#version((text, values) => this.#query(text, values));
   }
 
   // -- events ---------------------------------------------------------------
@@ -565,9 +553,8 @@ export class PostgresResultStore extends EventTarget {
       ]);
     }
     const canonical = canonicalJson(value);
-    const json = typeof result === 'string' ? result : canonical;
-    const entry = wasmOutcome<StoreEntry>(
-      schemaEngine.call((w) => w.store_entry(json, dialogId ?? '', summary ?? customSummary(value) ?? '')),
+    const entry = unwrapOutcome<StoreEntry>(
+      schemaEngine.call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
       'invalid_tool_result',
       'invalid ToolResult',
     );
@@ -611,30 +598,28 @@ export class PostgresResultStore extends EventTarget {
   }
 
   async #write(items: Prepared[]): Promise<PutManyReport> {
-    const rows = items.map(({ entry, sha256: sha, canonical }) => ({
-      execution_id: entry.meta.execution_id,
-      tool_call_id: entry.meta.tool_call_id,
-      dialog_id: entry.meta.dialog_id ?? null,
-      tool_name: entry.meta.tool_name,
-      status: entry.meta.status,
-      started_at: entry.meta.started_at,
-      started_ms: entry.started_ms,
-      size_bytes: entry.meta.size_bytes,
-      stored_bytes: entry.meta.stored_bytes,
-      output_truncated: entry.meta.output_truncated,
-      side_effects: entry.side_effects,
-      size_bucket: entry.size_bucket,
-      summary: entry.meta.summary,
-      preview: entry.meta.preview,
-      sha256: sha,
-      // Spliced in as text below: parsed once, by PostgreSQL.
-      result: `\u0001${canonical}`,
-    }));
-    // The batch travels as one JSON array; each result is embedded as JSON (not a string).
-    const batch = `[${rows
-      .map((r) => {
-        const { result, ...rest } = r;
-        return `${JSON.stringify(rest).slice(0, -1)},"result":${result.slice(1)}}`;
+    // The batch travels as one JSON array parameter; each result is spliced in
+    // as the JSON it already is, and PostgreSQL parses it once.
+    const batch = `[${items
+      .map(({ entry, sha256: sha, canonical }) => {
+        const columns = JSON.stringify({
+          execution_id: entry.meta.execution_id,
+          tool_call_id: entry.meta.tool_call_id,
+          dialog_id: entry.meta.dialog_id ?? null,
+          tool_name: entry.meta.tool_name,
+          status: entry.meta.status,
+          started_at: entry.meta.started_at,
+          started_ms: entry.started_ms,
+          size_bytes: entry.meta.size_bytes,
+          stored_bytes: entry.meta.stored_bytes,
+          output_truncated: entry.meta.output_truncated,
+          side_effects: entry.side_effects,
+          size_bucket: entry.size_bucket,
+          summary: entry.meta.summary,
+          preview: entry.meta.preview,
+          sha256: sha,
+        });
+        return `${columns.slice(0, -1)},"result":${canonical}}`;
       })
       .join(',')}]`;
     const now = this.#now();
@@ -658,15 +643,14 @@ export class PostgresResultStore extends EventTarget {
       // (a batch may hold the same result twice, or two results under one id).
       const insertedSha = new Map(inserted.rows.map((r) => [r.execution_id as string, r.sha256 as string]));
       const claimed = new Set<number>();
-      const taken = new Set<string>();
+      const stored = new Set<string>();
       items.forEach((p, i) => {
         const id = p.entry.meta.execution_id;
-        if (insertedSha.get(id) === p.sha256 && !taken.has(id)) {
-          taken.add(id);
+        if (insertedSha.get(id) === p.sha256 && !stored.has(id)) {
+          stored.add(id);
           claimed.add(i);
         }
       });
-      const stored = new Set(taken);
       // What is there for the others (rows this transaction inserted included):
       // the same result (a retry), or a conflict.
       const missing = items.filter((_, i) => !claimed.has(i));
@@ -824,7 +808,7 @@ export class PostgresResultStore extends EventTarget {
    * reported as `corrupt_row` events.
    */
   async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
-    const b = wasmOutcome<HistoryBounds>(schemaEngine.call((w) => w.history_bounds(optionsText(query, 'the history query'))), 'invalid_options', 'invalid history query');
+    const b = unwrapOutcome<HistoryBounds>(schemaEngine.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))), 'invalid_options', 'invalid history query');
     const where = ['tool_name = $1'];
     const params: unknown[] = [String(toolName)];
     if (b.status) where.push(`status = $${params.push(b.status)}`);

@@ -1,6 +1,6 @@
 // Lazy references (seed 003): summaries, references in place of full results,
 // swapping them in a message list, and the get_tool_result tool.
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 import type { ResultStore } from './store.js';
@@ -11,9 +11,7 @@ const summarizers: { pattern: string | RegExp; matches: (name: string) => boolea
 
 
 function unwrap<T>(json: string): T {
-  const out = JSON.parse(json) as Outcome<T>;
-  if (!out.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', out.issues);
-  return out.value;
+  return unwrapOutcome<T>(json, 'invalid_tool_result', 'invalid ToolResult');
 }
 
 /**

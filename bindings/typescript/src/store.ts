@@ -13,11 +13,9 @@ import type {
 } from './generated/types.js';
 import { customSummary } from './reference.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';
-import { toWireText } from './wire.js';
+import { jsonText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['ResultStoreHandle']>;
-
-const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
 
 /** What each event's `detail` holds. */
 export interface ResultStoreEventMap {
@@ -37,13 +35,6 @@ export class ResultStoreEvent<K extends ResultStoreEventType = ResultStoreEventT
   }
 }
 
-function text(value: unknown, code: 'invalid_tool_result' | 'invalid_options', what: string): string {
-  if (typeof value === 'string') return value;
-  const w = toWireText(value, LIMITS);
-  if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
-  return w.text;
-}
-
 /**
  * Tool results in memory (seed 000 §4.5): `put` is idempotent by
  * execution_id and never overwrites a different result (`store_conflict`);
@@ -60,7 +51,7 @@ export class ResultStore extends EventTarget {
   constructor(options: { retention?: RetentionPolicy; now?: () => number } = {}) {
     super();
     this.#now = options.now ?? Date.now;
-    const retention = options.retention === undefined ? '' : text(options.retention, 'invalid_options', 'the retention policy');
+    const retention = options.retention === undefined ? '' : jsonText(options.retention, 'invalid_options', 'the retention policy');
     const handle = schemaEngine.call((w) => new w.ResultStoreHandle(retention));
     const error = schemaEngine.call(() => handle.error());
     if (error) {
@@ -90,7 +81,7 @@ export class ResultStore extends EventTarget {
    * to `summarize(result)` (registered summarizers first).
    */
   put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): PutReport {
-    const json = text(result, 'invalid_tool_result', 'the result');
+    const json = jsonText(result, 'invalid_tool_result', 'the result');
     // "" lets the store compute the built-in summary from the result it parses anyway.
     const summary = options.summary ?? customSummary(result) ?? '';
     const out = JSON.parse(schemaEngine.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as Outcome<PutReport>;
@@ -130,7 +121,7 @@ export class ResultStore extends EventTarget {
 
   /** A tool's results, newest first (seed 000 GetHistoryAsync): `limit` (100), `status`, `since`, `until`. */
   history(toolName: string, query: HistoryQuery = {}): ToolResult[] {
-    const q = text(query, 'invalid_options', 'the history query');
+    const q = jsonText(query, 'invalid_options', 'the history query');
     const out = JSON.parse(schemaEngine.call(() => this.#h().history(String(toolName), q))) as Outcome<ToolResult[]>;
     if (!out.ok) throw new ToolResultError('invalid_options', 'invalid history query', out.issues);
     return out.value;

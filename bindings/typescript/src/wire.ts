@@ -1,7 +1,7 @@
 // Turning JS input into the JSON text the wasm core reads, without letting a
 // value change on the way: what JSON.stringify would drop or rewrite silently
 // (NaN, undefined in arrays, functions, Dates, Maps, cycles, -0) is an issue.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, type ToolResultErrorCode } from './errors.js';
 import type { Issue, ToolResult } from './generated/types.js';
 
 export interface WireLimits {
@@ -173,10 +173,21 @@ export function tooLargeIssue(maxBytes: number, size: number): Issue {
   };
 }
 
+/** The limits for inputs the wasm side checks again (results, options): the validators' defaults. */
+const INPUT_LIMITS: WireLimits = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+
+/**
+ * A value given as a JS value or as JSON text, as the JSON text the wasm side
+ * parses (and checks); a value that is not JSON data throws `code`.
+ */
+export function jsonText(value: unknown, code: ToolResultErrorCode, what: string): string {
+  if (typeof value === 'string') return value;
+  const w = toWireText(value, INPUT_LIMITS);
+  if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
+  return w.text;
+}
+
 /** A ToolResult given as a value or as JSON text, as the JSON text the wasm side parses (and checks). */
 export function toolResultJson(result: ToolResult | string): string {
-  if (typeof result === 'string') return result;
-  const w = toWireText(result, { maxBytes: 64 * 1024 * 1024, maxDepth: 128 });
-  if (w.issues) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', w.issues);
-  return w.text;
+  return jsonText(result, 'invalid_tool_result', 'the result');
 }
