@@ -47,6 +47,7 @@ pub mod preview;
 pub mod reference;
 pub mod render;
 pub mod reply;
+pub mod screen;
 mod serde_count;
 mod shape;
 pub mod status;

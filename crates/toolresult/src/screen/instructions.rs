@@ -1,0 +1,797 @@
+//! Claims that the agent's rules changed, and new instructions to fetch or
+//! execute (docs/screen.md §4). Lexical: markers ("ignore previous
+//! instructions", pseudo-tags, chat-template tokens, "you are now …") and
+//! imperatives with a target (a URL, an e-mail address, an account). A text
+//! that *reports* such a request (third person, quoted marker) is not one.
+
+use alloc::vec::Vec;
+
+use super::keywords::{Found, Kw};
+use super::text::{sentence_end, sentence_start, word_at, word_before, words_after};
+use super::{Category, Hit};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    Override,
+    NewInstructions,
+    YouAreNow,
+    SystemMessage,
+    ChatToken,
+    PseudoTag,
+    Authority,
+    AddressAgent,
+    RulesChanged,
+    Mode,
+    FromNowOn,
+    ReplyChange,
+    Conceal,
+    Imperative,
+}
+
+use Trigger as T;
+
+pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
+    ("ignore", T::Override),
+    ("disregard", T::Override),
+    ("forget", T::Override),
+    ("override", T::Override),
+    ("bypass", T::Override),
+    ("discard", T::Override),
+    ("abandon", T::Override),
+    ("neglect", T::Override),
+    ("set aside", T::Override),
+    ("pay no attention to", T::Override),
+    ("do not follow", T::Override),
+    ("don't follow", T::Override),
+    ("stop following", T::Override),
+    ("no longer follow", T::Override),
+    ("supersede", T::Override),
+    ("overrule", T::Override),
+    ("new instructions", T::NewInstructions),
+    ("new instruction", T::NewInstructions),
+    ("updated instructions", T::NewInstructions),
+    ("revised instructions", T::NewInstructions),
+    ("new directive", T::NewInstructions),
+    ("new system prompt", T::NewInstructions),
+    ("updated system prompt", T::NewInstructions),
+    ("new rules", T::NewInstructions),
+    ("new task", T::NewInstructions),
+    ("you are now", T::YouAreNow),
+    ("you're now", T::YouAreNow),
+    ("you are no longer", T::YouAreNow),
+    ("you're no longer", T::YouAreNow),
+    ("you will now", T::YouAreNow),
+    ("you must now", T::YouAreNow),
+    ("you now have", T::YouAreNow),
+    ("system message", T::SystemMessage),
+    ("system prompt", T::SystemMessage),
+    ("system override", T::SystemMessage),
+    ("system instruction", T::SystemMessage),
+    ("system notice", T::SystemMessage),
+    ("system update", T::SystemMessage),
+    ("system alert", T::SystemMessage),
+    ("system note", T::SystemMessage),
+    ("admin message", T::SystemMessage),
+    ("administrator message", T::SystemMessage),
+    ("message from the system", T::SystemMessage),
+    ("system:", T::SystemMessage),
+    ("<|im_start|>", T::ChatToken),
+    ("<|im_end|>", T::ChatToken),
+    ("<|system|>", T::ChatToken),
+    ("<|user|>", T::ChatToken),
+    ("<|assistant|>", T::ChatToken),
+    ("<|endoftext|>", T::ChatToken),
+    ("<|eot_id|>", T::ChatToken),
+    ("<|start_header_id|>", T::ChatToken),
+    ("[inst]", T::ChatToken),
+    ("[/inst]", T::ChatToken),
+    ("<<sys>>", T::ChatToken),
+    ("[system]", T::ChatToken),
+    ("[admin]", T::ChatToken),
+    ("### system", T::ChatToken),
+    ("### instruction", T::ChatToken),
+    ("[system message]", T::ChatToken),
+    ("<start_of_turn>", T::ChatToken),
+    ("<", T::PseudoTag),
+    ("important", T::Authority),
+    ("attention", T::Authority),
+    ("urgent", T::Authority),
+    ("note to", T::AddressAgent),
+    ("message to", T::AddressAgent),
+    ("message for", T::AddressAgent),
+    ("instructions for", T::AddressAgent),
+    ("instruction for", T::AddressAgent),
+    ("dear ", T::AddressAgent),
+    ("hey ", T::AddressAgent),
+    ("if you are an", T::AddressAgent),
+    ("if you're an", T::AddressAgent),
+    ("to the ai", T::AddressAgent),
+    ("no longer apply", T::RulesChanged),
+    ("no longer applies", T::RulesChanged),
+    ("no longer in effect", T::RulesChanged),
+    ("been updated", T::RulesChanged),
+    ("been changed", T::RulesChanged),
+    ("been lifted", T::RulesChanged),
+    ("been removed", T::RulesChanged),
+    ("been disabled", T::RulesChanged),
+    ("been revoked", T::RulesChanged),
+    ("been suspended", T::RulesChanged),
+    ("are disabled", T::RulesChanged),
+    ("is disabled", T::RulesChanged),
+    ("are lifted", T::RulesChanged),
+    ("are suspended", T::RulesChanged),
+    ("are void", T::RulesChanged),
+    ("is void", T::RulesChanged),
+    ("do not apply", T::RulesChanged),
+    ("does not apply", T::RulesChanged),
+    ("don't apply", T::RulesChanged),
+    ("doesn't apply", T::RulesChanged),
+    ("have changed", T::RulesChanged),
+    ("has changed", T::RulesChanged),
+    ("developer mode", T::Mode),
+    ("dan mode", T::Mode),
+    ("god mode", T::Mode),
+    ("debug mode", T::Mode),
+    ("admin mode", T::Mode),
+    ("unrestricted mode", T::Mode),
+    ("maintenance mode", T::Mode),
+    ("jailbreak", T::Mode),
+    ("jailbroken", T::Mode),
+    ("from now on", T::FromNowOn),
+    ("from this point on", T::FromNowOn),
+    ("from this point forward", T::FromNowOn),
+    ("henceforth", T::FromNowOn),
+    ("for the rest of this conversation", T::FromNowOn),
+    ("for the remainder of this", T::FromNowOn),
+    ("your response", T::ReplyChange),
+    ("your reply", T::ReplyChange),
+    ("your answer", T::ReplyChange),
+    ("your output", T::ReplyChange),
+    ("your summary", T::ReplyChange),
+    ("respond only", T::ReplyChange),
+    ("reply only", T::ReplyChange),
+    ("answer only", T::ReplyChange),
+    ("respond in", T::ReplyChange),
+    ("reply in", T::ReplyChange),
+    ("answer in", T::ReplyChange),
+    ("respond with", T::ReplyChange),
+    ("do not tell", T::Conceal),
+    ("don't tell", T::Conceal),
+    ("do not mention", T::Conceal),
+    ("don't mention", T::Conceal),
+    ("do not inform", T::Conceal),
+    ("don't inform", T::Conceal),
+    ("do not reveal", T::Conceal),
+    ("don't reveal", T::Conceal),
+    ("do not notify", T::Conceal),
+    ("don't notify", T::Conceal),
+    ("do not let the user", T::Conceal),
+    ("don't let the user", T::Conceal),
+    ("never tell", T::Conceal),
+    ("never mention", T::Conceal),
+    ("without telling", T::Conceal),
+    ("without informing", T::Conceal),
+    ("without notifying", T::Conceal),
+    ("without asking", T::Conceal),
+    ("without alerting", T::Conceal),
+    ("without letting", T::Conceal),
+    ("without the user", T::Conceal),
+    ("without confirmation", T::Conceal),
+    ("without their knowledge", T::Conceal),
+    ("visit", T::Imperative),
+    ("go to", T::Imperative),
+    ("navigate", T::Imperative),
+    ("open", T::Imperative),
+    ("click", T::Imperative),
+    ("browse", T::Imperative),
+    ("download", T::Imperative),
+    ("fetch", T::Imperative),
+    ("install", T::Imperative),
+    ("run", T::Imperative),
+    ("execute", T::Imperative),
+    ("launch", T::Imperative),
+    ("send", T::Imperative),
+    ("email", T::Imperative),
+    ("e-mail", T::Imperative),
+    ("forward", T::Imperative),
+    ("transfer", T::Imperative),
+    ("wire", T::Imperative),
+    ("pay", T::Imperative),
+    ("withdraw", T::Imperative),
+    ("deposit", T::Imperative),
+    ("upload", T::Imperative),
+    ("post", T::Imperative),
+    ("share", T::Imperative),
+    ("submit", T::Imperative),
+    ("call", T::Imperative),
+    ("grant", T::Imperative),
+    ("invite", T::Imperative),
+    ("add", T::Imperative),
+    ("log in", T::Imperative),
+    ("sign in", T::Imperative),
+    ("login", T::Imperative),
+    ("follow", T::Imperative),
+    ("retrieve", T::Imperative),
+    ("get", T::Imperative),
+    ("read", T::Imperative),
+    ("copy", T::Imperative),
+    ("export", T::Imperative),
+    ("delete", T::Imperative),
+    ("change", T::Imperative),
+    ("update", T::Imperative),
+    ("reset", T::Imperative),
+    ("create", T::Imperative),
+    ("purchase", T::Imperative),
+    ("buy", T::Imperative),
+    ("order", T::Imperative),
+    ("book", T::Imperative),
+    ("use", T::Imperative),
+    ("list", T::Imperative),
+    ("find", T::Imperative),
+    ("search", T::Imperative),
+    ("check", T::Imperative),
+    ("tell", T::Imperative),
+    ("contact", T::Imperative),
+    ("message", T::Imperative),
+    ("text", T::Imperative),
+    ("schedule", T::Imperative),
+    ("move", T::Imperative),
+    ("save", T::Imperative),
+    ("publish", T::Imperative),
+    ("tweet", T::Imperative),
+    ("include", T::Imperative),
+    ("integrate", T::Imperative),
+    ("suggest", T::Imperative),
+    ("recommend", T::Imperative),
+    ("direct", T::Imperative),
+    ("redirect", T::Imperative),
+    ("access", T::Imperative),
+    ("unlock", T::Imperative),
+    ("disable", T::Imperative),
+    ("enable", T::Imperative),
+    ("approve", T::Imperative),
+    ("confirm", T::Imperative),
+    ("provide", T::Imperative),
+    ("give", T::Imperative),
+    ("make", T::Imperative),
+    ("set", T::Imperative),
+    ("print", T::Imperative),
+    ("output", T::Imperative),
+];
+
+fn push(hits: &mut Vec<Hit>, category: Category, rule: &'static str, start: usize, end: usize) {
+    hits.push(Hit { category, rule, start, end });
+}
+
+fn has(words: &[(usize, Vec<u8>)], set: &[&str]) -> bool {
+    words.iter().any(|(_, w)| set.iter().any(|s| w == s.as_bytes()))
+}
+
+fn lower_contains(hay: &[u8], needle: &str) -> bool {
+    let n = needle.as_bytes();
+    n.len() <= hay.len() && hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+const OBJECTS: &[&str] = &[
+    "instructions", "instruction", "iunstructions", "instrucciones", "directions", "directives", "directive", "rules",
+    "prompts", "prompt", "guidelines", "guideline", "commands", "context", "constraints", "restrictions", "policies",
+    "policy", "guidance", "orders", "programming", "training", "guardrails", "filters", "safeguards", "limitations",
+    "messages", "conversation", "tasks", "task", "request", "requests", "text", "content", "input",
+];
+const FILLERS: &[&str] = &[
+    "all", "any", "the", "your", "my", "of", "every", "each", "previous", "previously", "prior", "above", "earlier",
+    "preceding", "former", "original", "initial", "old", "existing", "system", "safety", "past", "given", "these",
+    "those", "that", "other", "current", "default", "standard", "developer", "content", "ethical", "moral",
+    "security", "preset", "programmed", "set", "aforementioned", "above-mentioned", "and", "or", "you", "were",
+    "was", "told", "provided", "received", "instructed", "before", "so", "far", "this", "user's", "user", "assistant's",
+    "model's", "internal", "built-in", "core", "base", "hidden", "operator", "operator's", "earlier", "everything",
+    "anything", "what", "whatever", "have", "been", "has", "just", "openai", "anthropic", "google", "company",
+];
+
+/// Markers quoted in a report ("the page contained the phrase 'ignore
+/// previous instructions'") or described in the third person.
+fn reported(t: &[u8], start: usize, end: usize) -> bool {
+    let ss = sentence_start(t, start, 400);
+    let se = sentence_end(t, end, 400);
+    let sentence = &t[ss..se];
+    const CUES: &[&str] = &[
+        "phrase", "contained", "contains", "containing", "string", "pattern", "injection", "attempt", "attack",
+        "tried to", "tries to", "trying to", "asked the", "asks the", "told the", "tells the", "instructed the",
+        "instructs the", "example", "such as", "e.g.", "known as", "so-called", "detected", "flagged", "blocked",
+        "quarantined", "classic", "wrote", "says", "said", "claims", "claimed", "reported", "warning about", "beware",
+        "jailbreak prompt", "red team", "red-team", "test case", "heuristic", "classifier", "filter",
+    ];
+    let cue = CUES.iter().any(|c| lower_contains(sentence, c));
+    if !cue {
+        return false;
+    }
+    let quote_before = t[ss..start].iter().rev().take(80).any(|&b| matches!(b, b'"' | b'\'' | b'`'))
+        || t[ss..start].ends_with("“".as_bytes());
+    let quote_after = t[end..se].iter().take(120).any(|&b| matches!(b, b'"' | b'\'' | b'`'));
+    let infinitive = word_before(t, start).is_some_and(|(_, w)| w == b"to" || w == b"that");
+    (quote_before && quote_after) || infinitive
+}
+
+pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
+    let t = text.as_bytes();
+    let mut last_imperative_sentence = usize::MAX;
+    for f in found {
+        let Kw::Instruction(trigger) = f.kw else { continue };
+        match trigger {
+            T::PseudoTag => pseudo_tag(t, f, hits),
+            T::ChatToken => {
+                if !reported(t, f.start, f.end) {
+                    push(hits, Category::PolicyChange, "chat-template-token", f.start, f.end);
+                }
+            }
+            T::Imperative => {
+                if word_at(t, f.start, f.end) {
+                    let ss = sentence_start(t, f.start, 600);
+                    if ss != last_imperative_sentence && imperative(t, f, hits) {
+                        last_imperative_sentence = ss;
+                    }
+                }
+            }
+            _ if !word_at(t, f.start, f.end) && !matches!(trigger, T::SystemMessage | T::AddressAgent) => {}
+            T::Override => override_marker(t, f, hits),
+            T::NewInstructions => {
+                let next = t[f.end..].iter().find(|b| **b != b' ').copied();
+                let upper = t[f.start..f.end].iter().all(|b| !b.is_ascii_lowercase());
+                let words = words_after(t, f.end, 2, 40);
+                let framed = matches!(next, Some(b':' | b'!' | b']' | b'>' | b'-'))
+                    || upper
+                    || has(&words[..words.len().min(1)], &["from", "follow", "apply", "are", "for", "override", "supersede", "take", "have"]);
+                let by = word_before(t, f.start).map(|(_, w)| w);
+                let own = by.as_deref().is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
+                let task = t[f.start..f.end].eq_ignore_ascii_case(b"new task");
+                if (framed || own) && !(task && !matches!(next, Some(b':'))) && !reported(t, f.start, f.end) {
+                    push(hits, Category::PolicyChange, "new-instructions", f.start, f.end);
+                }
+            }
+            T::YouAreNow => you_are_now(t, f, hits),
+            T::SystemMessage => {
+                let next = t[f.end..].iter().find(|b| **b != b' ').copied();
+                let prev = f.start.checked_sub(1).map(|i| t[i]);
+                let upper = t[f.start..f.end].iter().all(|b| !b.is_ascii_lowercase());
+                let colon_word = t[f.start..f.end].ends_with(b":");
+                let at_line_start = f.start == 0 || matches!(prev, Some(b'\n' | b'"' | b'>' | b'[' | b'(' | b'*' | b'#'));
+                let ok = if colon_word {
+                    at_line_start && (upper || t[f.start].is_ascii_uppercase())
+                } else {
+                    matches!(next, Some(b':' | b']' | b'>' | b'-' | b')')) || matches!(prev, Some(b'[' | b'<' | b'('))
+                        || upper && t[f.start..f.end].len() > 8
+                        || words_after(t, f.end, 1, 20).first().is_some_and(|(_, w)| w == b"from" || w == b"override")
+                };
+                if ok && word_at(t, f.start, f.end - colon_word as usize) && !reported(t, f.start, f.end) {
+                    push(hits, Category::PolicyChange, "system-message", f.start, f.end);
+                }
+            }
+            T::Authority => authority(t, f, hits),
+            T::AddressAgent => address_agent(t, f, hits),
+            T::RulesChanged => {
+                let ss = sentence_start(t, f.start, 200);
+                let subject = &t[ss..f.start];
+                const SUBJECTS: &[&str] = &[
+                    "rules", "policy", "policies", "instructions", "guidelines", "restrictions", "filters", "safety",
+                    "guardrails", "limitations", "constraints", "content restrictions", "system prompt", "directives",
+                    "safeguards", "previous instructions", "your instructions",
+                ];
+                let words = words_before_bytes(subject);
+                let hit = words.iter().any(|w| SUBJECTS.iter().any(|s| w == s.as_bytes()));
+                let neutral = lower_contains(subject, "privacy policy") || lower_contains(subject, "return policy") || lower_contains(subject, "cookie policy");
+                if hit && !neutral && !reported(t, ss, f.end) {
+                    push(hits, Category::PolicyChange, "rules-changed", ss, f.end);
+                }
+            }
+            T::Mode => {
+                let ss = sentence_start(t, f.start, 200);
+                let before = &t[ss..f.start];
+                let activated = ["enable", "activate", "enter", "switch", "you are", "you're", "now in", "engage", "turn on", "unlock"]
+                    .iter()
+                    .any(|w| lower_contains(before, w))
+                    || lower_contains(&t[f.end..sentence_end(t, f.end, 60)], "activated")
+                    || lower_contains(&t[f.end..sentence_end(t, f.end, 60)], "enabled");
+                let jail = lower_contains(&t[f.start..f.end], "jailbr");
+                if (activated || jail && word_before(t, f.start).is_some_and(|(_, w)| w == b"you" || w == b"are" || w == b"now"))
+                    && !reported(t, f.start, f.end)
+                {
+                    push(hits, Category::PolicyChange, "mode-switch", f.start, f.end);
+                }
+            }
+            T::FromNowOn => {
+                let se = sentence_end(t, f.end, 200);
+                let rest = &t[f.end..se];
+                let to_agent = ["you", "respond", "reply", "answer", "act as", "ignore", "behave", "obey", "pretend", "always", "never", "only"]
+                    .iter()
+                    .any(|w| lower_contains(rest, w));
+                if to_agent && !reported(t, f.start, f.end) {
+                    push(hits, Category::PolicyChange, "from-now-on", f.start, se);
+                }
+            }
+            T::ReplyChange => reply_change(t, f, hits),
+            T::Conceal => {
+                let words = words_after(t, f.end, 4, 40);
+                let object = has(&words, &["user", "users", "anyone", "them", "him", "her", "human", "this", "it", "owner", "customer", "confirmation", "permission", "knowledge", "approval", "me"])
+                    || lower_contains(&t[f.start..f.end], "user")
+                    || lower_contains(&t[f.start..f.end], "confirmation")
+                    || lower_contains(&t[f.start..f.end], "knowledge");
+                if object && !reported(t, f.start, f.end) {
+                    push(hits, Category::PolicyChange, "conceal-from-user", f.start, f.end);
+                }
+            }
+            T::PseudoTag | T::ChatToken | T::Imperative => {}
+        }
+    }
+}
+
+fn words_before_bytes(b: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = b
+        .split(|c| !c.is_ascii_alphanumeric() && *c != b'\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.iter().map(u8::to_ascii_lowercase).collect())
+        .collect();
+    // Two-word subjects ("content restrictions", "system prompt").
+    let pairs: Vec<Vec<u8>> = out
+        .windows(2)
+        .map(|p| {
+            let mut v = p[0].clone();
+            v.push(b' ');
+            v.extend_from_slice(&p[1]);
+            v
+        })
+        .collect();
+    out.extend(pairs);
+    out
+}
+
+/// "ignore (all) previous instructions" and its direct variants.
+fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    let words = words_after(t, f.end, 9, 120);
+    let mut end = f.end;
+    let mut matched = false;
+    for (i, (pos, w)) in words.iter().enumerate() {
+        if OBJECTS.iter().any(|o| w == o.as_bytes()) {
+            // "ignore the text" alone is ordinary; an object needs a qualifier.
+            let qualified = words[..i].iter().any(|(_, q)| {
+                matches!(
+                    q.as_slice(),
+                    b"previous" | b"prior" | b"above" | b"earlier" | b"preceding" | b"former" | b"original" | b"initial" | b"all"
+                        | b"your" | b"system" | b"safety" | b"existing" | b"old" | b"past" | b"any" | b"every" | b"default"
+                        | b"ethical" | b"moral" | b"security" | b"programmed" | b"internal" | b"core" | b"given" | b"these" | b"those"
+                )
+            });
+            let weak_object = matches!(w.as_slice(), b"messages" | b"conversation" | b"tasks" | b"task" | b"request" | b"requests" | b"text" | b"content" | b"input" | b"context");
+            let strong_qualifier = words[..i].iter().any(|(_, q)| matches!(q.as_slice(), b"previous" | b"prior" | b"above" | b"earlier" | b"preceding" | b"all" | b"system" | b"original"));
+            if qualified && (!weak_object || strong_qualifier) {
+                matched = true;
+                end = pos + w.len();
+            }
+            break;
+        }
+        if !FILLERS.iter().any(|x| w == x.as_bytes()) {
+            break;
+        }
+    }
+    // "ignore the above", "ignore everything above / before".
+    if !matched && words.len() >= 2 {
+        let (a, b) = (&words[0].1, &words[1].1);
+        if (a == b"the" && b == b"above") || (a == b"everything" && matches!(b.as_slice(), b"above" | b"before" | b"else" | b"prior")) || (a == b"all" && b == b"above") {
+            matched = true;
+            end = words[1].0 + b.len();
+        }
+    }
+    if !matched {
+        return;
+    }
+    if reported(t, f.start, end) {
+        return;
+    }
+    push(hits, Category::PolicyChange, "ignore-previous-instructions", f.start, end);
+}
+
+fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    let words = words_after(t, f.end, 4, 60);
+    let Some((_, first)) = words.first() else { return };
+    const BAD: &[&str] = &[
+        "in", "an", "a", "the", "operating", "acting", "my", "free", "unrestricted", "unfiltered", "uncensored",
+        "allowed", "permitted", "authorized", "authorised", "jailbroken", "dan", "developer", "admin", "root", "god",
+        "evil", "unlocked", "going", "required", "instructed", "obligated", "expected", "to", "no", "bound", "able",
+        "capable", "released", "liberated", "exempt", "playing", "roleplaying", "role-playing", "pretending",
+        "called", "named", "known", "someone", "something", "chatgpt", "gpt", "claude", "gemini", "assistant",
+        "different", "new", "only", "limited", "responsible", "tasked", "under", "working", "following", "obeying",
+        "answering", "responding", "reporting", "controlled", "owned", "serving", "ai",
+    ];
+    let trigger = &t[f.start..f.end];
+    let negated = lower_contains(trigger, "no longer");
+    let will = lower_contains(trigger, "will now") || lower_contains(trigger, "must now") || lower_contains(trigger, "now have");
+    let ok = if negated {
+        // "you are no longer bound by / restricted / an assistant".
+        has(&words[..words.len().min(2)], &["bound", "restricted", "limited", "required", "an", "a", "subject", "constrained", "obligated", "under", "allowed", "governed", "following", "chatgpt", "claude", "assistant"])
+    } else if will {
+        has(&words[..words.len().min(2)], &["ignore", "act", "respond", "reply", "answer", "obey", "follow", "behave", "pretend", "only", "always", "access", "full", "no", "unrestricted", "admin", "root", "permission", "be"])
+    } else {
+        BAD.iter().any(|b| first == b.as_bytes())
+            && !(first == b"in" && has(&words[1..words.len().min(3)], &["charge", "control", "the", "line", "queue", "sync", "good"]) && !has(&words, &["mode"]))
+            && !(first == b"a" || first == b"an" || first == b"the") | has(&words[1..], &["ai", "assistant", "agent", "model", "bot", "chatbot", "unrestricted", "evil", "different", "new", "hacker", "character", "persona", "admin", "administrator", "dan", "jailbroken", "uncensored", "unfiltered", "helpful", "system", "language", "rogue", "free"])
+    };
+    if ok && !reported(t, f.start, f.end) {
+        let end = words.get(1).or(words.first()).map_or(f.end, |(p, w)| p + w.len());
+        push(hits, Category::PolicyChange, "you-are-now", f.start, end);
+    }
+}
+
+/// `<INFORMATION>`, `<IMPORTANT>`, `</system>`, `<admin instructions>`, ….
+fn pseudo_tag(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    const TAGS: &[&str] = &[
+        "information", "important", "system", "admin", "instructions", "instruction", "sys", "system_prompt",
+        "system-prompt", "override", "secret_instructions", "hidden_instructions", "ai_instructions", "directive",
+        "directives", "urgent", "jailbreak", "system mode", "system_message", "system-message", "admin instructions",
+        "admin_instructions", "important instructions", "important_instructions", "priority", "critical",
+        "policy_update", "policy-update", "new_instructions", "new instructions", "instructions_for_ai", "system_override",
+        "system override", "important message", "assistant_instructions", "agent_instructions", "ai",
+        "admin_message", "system_notice", "mandatory", "confidential_instructions",
+    ];
+    let mut i = f.end;
+    if t.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    let start = i;
+    while i < t.len() && i - start <= 40 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'_' | b'-' | b' ')) {
+        i += 1;
+    }
+    if t.get(i) != Some(&b'>') || i == start {
+        return;
+    }
+    let name: Vec<u8> = t[start..i].iter().map(u8::to_ascii_lowercase).collect();
+    let name = name.trim_ascii();
+    if TAGS.iter().any(|tag| name == tag.as_bytes()) && !reported(t, f.start, i + 1) {
+        push(hits, Category::PolicyChange, "pseudo-tag", f.start, i + 1);
+    }
+}
+
+/// `IMPORTANT!!!`, `ATTENTION AI:`, "This is an important message from me … to you".
+fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    if !word_at(t, f.start, f.end) {
+        return;
+    }
+    let word = &t[f.start..f.end];
+    let upper = word.iter().all(|b| b.is_ascii_uppercase());
+    let bangs = t[f.end..].iter().take(8).take_while(|&&b| b == b'!' || b == b' ').filter(|&&b| b == b'!').count();
+    let words = words_after(t, f.end, 6, 80);
+    let addressed = has(&words[..words.len().min(3)], &["ai", "assistant", "agent", "model", "llm", "chatbot", "bot", "gpt", "claude", "gemini", "copilot"]);
+    let message_to_you = word.eq_ignore_ascii_case(b"important")
+        && has(&words[..words.len().min(1)], &["message", "instructions", "instruction", "notice", "update"])
+        && (lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "to you") || lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
+    if ((upper && bangs >= 2) || (upper && addressed) || message_to_you || (addressed && t.get(f.end) == Some(&b' ') && upper))
+        && !reported(t, f.start, f.end)
+    {
+        push(hits, Category::PolicyChange, "authority-marker", f.start, f.end + bangs);
+    }
+}
+
+const AGENT_WORDS: &[&str] = &[
+    "ai", "assistant", "agent", "model", "llm", "chatbot", "bot", "gpt", "chatgpt", "claude", "gemini", "copilot",
+    "language", "automated", "autonomous", "ai-assistant", "ai-agent",
+];
+
+fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    if f.start > 0 && t[f.start - 1].is_ascii_alphanumeric() {
+        return;
+    }
+    let words = words_after(t, f.end, 3, 40);
+    let next = words.iter().map(|(_, w)| w.as_slice()).find(|w| !matches!(*w, b"the" | b"any" | b"all" | b"an" | b"a" | b"you" | b"our" | b"this"));
+    let to_agent = next.is_some_and(|w| AGENT_WORDS.iter().any(|a| w == a.as_bytes()))
+        || lower_contains(&t[f.start..f.end], "to the ai");
+    if to_agent && !reported(t, f.start, f.end) {
+        let end = words.last().map_or(f.end, |(p, w)| p + w.len());
+        push(hits, Category::PolicyChange, "addresses-the-agent", f.start, end);
+    }
+}
+
+const REPLY_VERBS: &[&str] = &[
+    "add", "include", "integrate", "augment", "enhance", "modify", "provide", "format", "end", "begin", "start",
+    "conclude", "write", "translate", "encode", "scramble", "combine", "group", "introduce", "insert", "append",
+    "prepend", "mention", "recommend", "suggest", "promote", "use", "respond", "reply", "answer", "make", "ensure",
+    "emphasize", "emphasise", "highlight", "incorporate", "embed", "put", "structure", "present", "rewrite",
+    "replace", "spell", "reverse", "capitalize", "convert", "in", "always", "only", "please", "do", "don't",
+    "never", "finish", "close", "sign", "state", "express", "output", "print", "return", "give", "keep", "limit",
+    "compose", "craft", "frame", "phrase", "alternate", "swap", "substitute", "shuffle", "randomize", "randomise",
+    "repeat", "double", "separate", "split", "remove", "omit", "exclude", "attach", "link", "direct", "tell",
+    "invite", "encourage", "ask", "share", "insert", "introduce", "cite", "refer", "advertise", "endorse",
+];
+
+/// Instructions about the agent's own reply ("Include a sentence in your
+/// response …", "Reply in Base64"): BIPIA's attacks on the answer.
+fn reply_change(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    if !word_at(t, f.start, f.end) {
+        return;
+    }
+    let ss = sentence_start(t, f.start, 300);
+    let lead = words_after(t, ss, 1, 40);
+    let Some((_, first)) = lead.first() else { return };
+    let phrase = &t[f.start..f.end];
+    let imperative_reply = phrase.len() >= 5 && (phrase[..5].eq_ignore_ascii_case(b"respo") || phrase[..5].eq_ignore_ascii_case(b"reply") || phrase[..5].eq_ignore_ascii_case(b"answe"))
+        && !phrase.starts_with(b"your")
+        && !phrase[..4].eq_ignore_ascii_case(b"your");
+    let ok = if imperative_reply {
+        // "Respond only in …", "Reply in Base64": the sentence starts with it.
+        lead.first().is_some_and(|(p, _)| *p == f.start) && {
+            let w = words_after(t, f.end, 1, 30);
+            w.first().is_some_and(|(_, w)| !matches!(w.as_slice(), b"to" | b"this" | b"the" | b"a" | b"an" | b"back" | b"within" | b"by"))
+        }
+    } else {
+        // "… in your response": led by an imperative verb; not "Thanks for your reply".
+        let before = word_before(t, f.start).map(|(_, w)| w);
+        let prep = before.as_deref().is_some_and(|w| matches!(w, b"in" | b"to" | b"of" | b"with" | b"within" | b"into" | b"end" | b"start" | b"begin" | b"enhance" | b"augment" | b"modify" | b"format" | b"translate" | b"encode" | b"provide"));
+        prep && REPLY_VERBS.iter().any(|v| first == v.as_bytes())
+    };
+    if ok && !reported(t, f.start, f.end) {
+        push(hits, Category::PolicyChange, "reply-manipulation", ss, sentence_end(t, f.end, 300));
+    }
+}
+
+/// A sentence that starts like an order to the reader: the verb first, maybe
+/// after "please", "now", "then", "first", "you must", "can you", "let's".
+fn imperative_start(t: &[u8], verb_start: usize) -> bool {
+    let mut at = verb_start;
+    for _ in 0..6 {
+        let Some((ws, w)) = word_before(t, at) else { break };
+        const FILLERS: &[&str] = &[
+            "please", "kindly", "now", "then", "immediately", "also", "first", "firstly", "next", "finally",
+            "quickly", "just", "simply", "and", "so", "urgently", "must", "should", "need", "to", "you", "have",
+            "can", "could", "would", "will", "make", "sure", "be", "remember", "don't", "forget", "i", "want",
+            "let's", "lets", "us", "go", "ahead", "secondly", "lastly", "afterwards", "after", "that", "thereafter",
+            "additionally", "furthermore", "moreover", "instead", "right", "away", "asap", "hey", "hi", "ok", "okay",
+            "required", "are", "is", "it", "necessary", "important", "mandatory", "your", "task", "step",
+        ];
+        if FILLERS.iter().any(|f| w == f.as_bytes()) {
+            at = ws;
+        } else {
+            return false;
+        }
+    }
+    let mut i = at;
+    while i > 0 && matches!(t[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    i == 0 || matches!(t[i - 1], b'\n' | b'.' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b'(' | b'>' | b'*' | b'-' | b',' | b'{' | b'[' | b'\\')
+        || t[..i].ends_with("•".as_bytes())
+}
+
+/// An imperative to visit / download / run / send / transfer with a target.
+fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
+    let ss = sentence_start(t, f.start, 600);
+    // The order may start the sentence ("Please send …") or follow a first
+    // clause that does ("Retrieve X and email it to …").
+    let lead = words_after(t, ss, 4, 80);
+    let first_verb = lead.iter().find(|(p, _)| imperative_start(t, *p) && *p <= f.start).map(|(p, _)| *p);
+    let direct = imperative_start(t, f.start);
+    if !direct && first_verb.is_none() {
+        return false;
+    }
+    let se = sentence_end(t, f.end, 600);
+    let rest = &t[f.end..se];
+    let lead_verb = if direct { f.start } else { first_verb.unwrap_or(f.start) };
+    if !is_action_verb(&t[lead_verb..]) && !direct {
+        return false;
+    }
+    let verb: Vec<u8> = t[f.start..f.end].iter().map(u8::to_ascii_lowercase).collect();
+    if !ACTIONS.iter().any(|a| verb == a.as_bytes()) && !(direct && is_action_verb(&t[f.start..])) {
+        return false;
+    }
+    let Some(target) = target(rest) else { return false };
+    if reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
+        return false;
+    }
+    let _ = target;
+    push(hits, Category::FetchExecuteInstruction, "imperative-with-target", f.start, se);
+    true
+}
+
+/// Verbs that move data or money, or make the agent go somewhere or run something.
+const ACTIONS: &[&str] = &[
+    "visit", "go to", "navigate", "open", "click", "browse", "download", "fetch", "install", "run", "execute",
+    "launch", "send", "email", "e-mail", "forward", "transfer", "wire", "pay", "withdraw", "deposit", "upload",
+    "post", "share", "submit", "call", "grant", "invite", "add", "log in", "sign in", "login", "follow", "copy",
+    "export", "purchase", "buy", "tweet", "publish", "message", "text", "contact", "redirect", "direct",
+    "integrate", "include", "suggest", "recommend", "access", "unlock", "move", "delete", "change", "reset",
+];
+
+fn is_action_verb(at: &[u8]) -> bool {
+    let w: Vec<u8> = at.iter().take(20).take_while(|b| b.is_ascii_alphabetic() || **b == b'-').map(u8::to_ascii_lowercase).collect();
+    const LEADS: &[&str] = &[
+        "visit", "go", "navigate", "open", "click", "browse", "download", "fetch", "install", "run", "execute",
+        "launch", "send", "email", "e-mail", "forward", "transfer", "wire", "pay", "withdraw", "deposit", "upload",
+        "post", "share", "submit", "call", "grant", "invite", "add", "log", "sign", "login", "follow", "retrieve",
+        "get", "read", "copy", "export", "delete", "change", "update", "reset", "create", "purchase", "buy", "order",
+        "book", "use", "list", "find", "search", "check", "tell", "contact", "message", "text", "schedule", "move",
+        "save", "publish", "tweet", "include", "integrate", "suggest", "recommend", "direct", "redirect", "access",
+        "unlock", "disable", "enable", "approve", "confirm", "provide", "give", "make", "set", "print", "output",
+        "gather", "collect", "compile", "extract", "look", "obtain", "grab", "pull", "dump", "summarize", "summarise",
+    ];
+    LEADS.iter().any(|l| w == l.as_bytes())
+}
+
+/// "Did you send …?", "Can you tell me if …": a question to the reader is an
+/// order only when it asks for an action ("Can you email X to …" counts).
+fn question_about_reader(t: &[u8], ss: usize, verb_start: usize) -> bool {
+    let lead = &t[ss..verb_start];
+    ["did you", "have you", "do you", "were you", "are you", "why", "how", "when", "where", "what", "if you", "whether"]
+        .iter()
+        .any(|w| lower_contains(lead, w))
+}
+
+/// A place to send to or fetch from: a URL, domain, e-mail address, IBAN,
+/// phone or account number, wallet, or a quoted command.
+fn target(rest: &[u8]) -> Option<&'static str> {
+    if lower_contains(rest, "http://") || lower_contains(rest, "https://") || lower_contains(rest, "www.") || lower_contains(rest, "ftp://") {
+        return Some("url");
+    }
+    if email(rest) {
+        return Some("email");
+    }
+    if domain(rest) {
+        return Some("domain");
+    }
+    if iban(rest) || long_number(rest) {
+        return Some("account");
+    }
+    if lower_contains(rest, "0x") && rest.windows(42).any(|w| w[0] == b'0' && w[1] == b'x' && w[2..].iter().all(u8::is_ascii_hexdigit)) {
+        return Some("wallet");
+    }
+    None
+}
+
+fn email(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'@'
+            && i > 0
+            && (b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'.' | b'_' | b'-' | b'+'))
+            && b[i + 1..].iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')).filter(|&&c| c == b'.').count() >= 1
+    })
+}
+
+const TLDS: &[&str] = &["com", "net", "org", "io", "xyz", "co", "ru", "info", "biz", "me", "app", "dev", "ai", "cn", "tk", "top", "site", "online", "click", "link", "ly", "to", "cc", "us", "uk", "de"];
+
+fn domain(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'.' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
+            let tld: Vec<u8> = b[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).map(u8::to_ascii_lowercase).collect();
+            let after = b.get(i + 1 + tld.len());
+            if TLDS.iter().any(|t| tld == t.as_bytes()) && after.is_none_or(|c| !c.is_ascii_alphanumeric()) {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+fn iban(b: &[u8]) -> bool {
+    b.windows(16).any(|w| {
+        w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_digit() && w[3].is_ascii_digit()
+            && w[4..].iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    })
+}
+
+/// An account or phone number: 9+ digits, maybe grouped with `-` or spaces.
+fn long_number(b: &[u8]) -> bool {
+    let mut digits = 0;
+    let mut gap = 0;
+    for &c in b {
+        if c.is_ascii_digit() {
+            digits += 1;
+            gap = 0;
+            if digits >= 9 {
+                return true;
+            }
+        } else if matches!(c, b'-' | b' ' | b'(' | b')' | b'+') && gap == 0 && digits > 0 {
+            gap = 1;
+        } else {
+            digits = 0;
+            gap = 0;
+        }
+    }
+    false
+}

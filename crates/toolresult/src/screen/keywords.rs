@@ -1,0 +1,77 @@
+//! One Aho-Corasick automaton over every rule's keywords (ASCII, case
+//! insensitive), so a string is read once whatever the number of rules; each
+//! hit names the matcher that confirms it.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use alloc::vec::Vec;
+
+use super::{instructions, payload, secrets};
+
+/// Which matcher a keyword belongs to, and its index in that matcher's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kw {
+    SecretPrefix(u16),
+    SecretWord,
+    SecretSpecial(secrets::Special),
+    Payload(payload::Trigger),
+    Instruction(instructions::Trigger),
+}
+
+/// A keyword hit: which keyword, and its byte span.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Found {
+    pub kw: Kw,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Keywords {
+    automaton: AhoCorasick,
+    kinds: Vec<Kw>,
+}
+
+impl Keywords {
+    pub fn new() -> Self {
+        let mut patterns: Vec<&'static str> = Vec::new();
+        let mut kinds = Vec::new();
+        for (i, rule) in secrets::PREFIX_RULES.iter().enumerate() {
+            patterns.push(rule.prefix);
+            kinds.push(Kw::SecretPrefix(i as u16));
+        }
+        for word in secrets::KEY_WORDS {
+            patterns.push(word);
+            kinds.push(Kw::SecretWord);
+        }
+        for &(word, special) in secrets::SPECIAL {
+            patterns.push(word);
+            kinds.push(Kw::SecretSpecial(special));
+        }
+        for &(word, trigger) in payload::TRIGGERS {
+            patterns.push(word);
+            kinds.push(Kw::Payload(trigger));
+        }
+        for &(word, trigger) in instructions::TRIGGERS {
+            patterns.push(word);
+            kinds.push(Kw::Instruction(trigger));
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(&patterns)
+            .expect("the keyword table is small and valid");
+        Keywords { automaton, kinds }
+    }
+
+    /// Every keyword occurrence, overlapping ones included, in order of end.
+    pub fn find(&self, text: &str) -> Vec<Found> {
+        self.automaton
+            .find_overlapping_iter(text)
+            .map(|m| Found {
+                kw: self.kinds[m.pattern().as_usize()],
+                start: m.start(),
+                end: m.end(),
+            })
+            .collect()
+    }
+}

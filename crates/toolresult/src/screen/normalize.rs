@@ -1,0 +1,115 @@
+//! Text as the rules read it (docs/screen.md §6): invisible characters
+//! removed, compatibility forms decomposed (NFKD, so full-width and styled
+//! letters become ASCII) with combining marks dropped, and look-alike
+//! Cyrillic and Greek letters folded to Latin. Offsets map back to the
+//! original string. ASCII text is read as it is, with no copy.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::hidden::{is_invisible, is_tag};
+
+pub(crate) struct TagText {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+pub(crate) struct Normalized<'a> {
+    original: &'a str,
+    text: Cow<'a, str>,
+    /// For each byte of `text`, the offset of the original character it came from.
+    map: Vec<u32>,
+    tags: Option<TagText>,
+}
+
+fn confusable(c: char) -> Option<char> {
+    Some(match c {
+        'а' => 'a', 'е' => 'e', 'о' => 'o', 'р' => 'p', 'с' => 'c', 'у' => 'y', 'х' => 'x', 'і' => 'i',
+        'ј' => 'j', 'ѕ' => 's', 'ԁ' => 'd', 'ɡ' => 'g', 'һ' => 'h', 'ԛ' => 'q', 'ԝ' => 'w', 'ӏ' => 'l',
+        'А' => 'A', 'В' => 'B', 'Е' => 'E', 'К' => 'K', 'М' => 'M', 'Н' => 'H', 'О' => 'O', 'Р' => 'P',
+        'С' => 'C', 'Т' => 'T', 'Х' => 'X', 'І' => 'I', 'Ѕ' => 'S', 'Ј' => 'J',
+        'ο' => 'o', 'α' => 'a', 'ν' => 'v', 'ι' => 'i', 'κ' => 'k', 'ρ' => 'p', 'τ' => 't', 'υ' => 'u',
+        'Α' => 'A', 'Β' => 'B', 'Ε' => 'E', 'Η' => 'H', 'Ι' => 'I', 'Κ' => 'K', 'Μ' => 'M', 'Ν' => 'N',
+        'Ο' => 'O', 'Ρ' => 'P', 'Τ' => 'T', 'Χ' => 'X', 'Υ' => 'Y', 'Ζ' => 'Z',
+        'ı' => 'i', 'ℓ' => 'l', '‐' | '‑' | '‒' | '–' | '—' => '-', '‘' | '’' | '′' => '\'', '“' | '”' | '″' => '"',
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
+        _ => return None,
+    })
+}
+
+fn is_combining_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+impl<'a> Normalized<'a> {
+    pub fn new(s: &'a str) -> Self {
+        if s.is_ascii() {
+            return Normalized { original: s, text: Cow::Borrowed(s), map: Vec::new(), tags: None };
+        }
+        let mut text = String::with_capacity(s.len());
+        let mut map: Vec<u32> = Vec::with_capacity(s.len());
+        let mut tags: Option<TagText> = None;
+        for (pos, c) in s.char_indices() {
+            if is_tag(c) {
+                let t = tags.get_or_insert_with(|| TagText { text: String::new(), start: pos, end: pos });
+                t.end = pos + c.len_utf8();
+                let ascii = c as u32 - 0xE0000;
+                if (0x20..0x7F).contains(&ascii) {
+                    t.text.push(ascii as u8 as char);
+                }
+                continue;
+            }
+            if is_invisible(c) {
+                continue;
+            }
+            let mut emit = |d: char| {
+                if is_combining_mark(d) {
+                    return;
+                }
+                let d = confusable(d).unwrap_or(d);
+                let before = text.len();
+                text.push(d);
+                map.extend(core::iter::repeat_n(pos as u32, text.len() - before));
+            };
+            if c.is_ascii() {
+                emit(c);
+            } else if let Some(folded) = confusable(c) {
+                emit(folded);
+            } else {
+                unicode_normalization::char::decompose_compatible(c, &mut emit);
+            }
+        }
+        Normalized { original: s, text: Cow::Owned(text), map, tags }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// True when the rules read the original string itself.
+    pub fn is_identity(&self) -> bool {
+        matches!(self.text, Cow::Borrowed(_))
+    }
+
+    /// The original byte span of a span of the normalised text.
+    pub fn original_span(&self, start: usize, end: usize) -> (usize, usize) {
+        if self.is_identity() {
+            return (start, end);
+        }
+        let orig = |i: usize| self.map.get(i).map_or(self.original.len(), |&p| p as usize);
+        let s = orig(start);
+        let e = if end == 0 {
+            s
+        } else {
+            let last = orig(end - 1);
+            last + self.original[last..].chars().next().map_or(0, char::len_utf8)
+        };
+        (s, e.max(s))
+    }
+
+    pub fn tag_text(&self) -> Option<&TagText> {
+        self.tags.as_ref().filter(|t| !t.text.is_empty())
+    }
+}

@@ -1,0 +1,86 @@
+//! Small byte-level helpers the rules share: words, lines, sentences.
+
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// True when `start..end` is a whole word (no letter or digit on either side).
+pub(crate) fn word_at(t: &[u8], start: usize, end: usize) -> bool {
+    (start == 0 || !t[start - 1].is_ascii_alphanumeric()) && t.get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+}
+
+/// The line around `at`, at most 2 KB either side.
+pub(crate) fn line_of(t: &[u8], at: usize) -> (usize, usize) {
+    let from = at.saturating_sub(2048);
+    let start = t[from..at].iter().rposition(|&b| b == b'\n').map_or(from, |p| from + p + 1);
+    let to = (at + 2048).min(t.len());
+    let end = t[at..to].iter().position(|&b| b == b'\n' || b == b'\r').map_or(to, |p| at + p);
+    (start, end)
+}
+
+/// The end of the sentence that contains `at`: `.`, `!` or `?` before
+/// whitespace, or a line break; at most `max` bytes on.
+pub(crate) fn sentence_end(t: &[u8], at: usize, max: usize) -> usize {
+    let to = (at + max).min(t.len());
+    let mut i = at;
+    while i < to {
+        match t[i] {
+            b'\n' => return i,
+            b'.' | b'!' | b'?' if t.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()) => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    to
+}
+
+/// The start of the sentence that contains `at`, at most `max` bytes back.
+pub(crate) fn sentence_start(t: &[u8], at: usize, max: usize) -> usize {
+    let from = at.saturating_sub(max);
+    let mut i = at;
+    while i > from {
+        match t[i - 1] {
+            b'\n' => return i,
+            b'.' | b'!' | b'?' if t.get(i).is_some_and(|b| b.is_ascii_whitespace()) => return i,
+            _ => {}
+        }
+        i -= 1;
+    }
+    from
+}
+
+/// The word that ends just before `at` (skipping spaces), lowercased, with its start.
+pub(crate) fn word_before(t: &[u8], at: usize) -> Option<(usize, alloc::vec::Vec<u8>)> {
+    let mut i = at;
+    while i > 0 && matches!(t[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    let end = i;
+    while i > 0 && (t[i - 1].is_ascii_alphabetic() || t[i - 1] == b'\'') {
+        i -= 1;
+    }
+    (i < end).then(|| (i, t[i..end].iter().map(u8::to_ascii_lowercase).collect()))
+}
+
+/// The words after `at` (letters, digits and apostrophes), lowercased, up to `n`.
+pub(crate) fn words_after(t: &[u8], at: usize, n: usize, max_bytes: usize) -> alloc::vec::Vec<(usize, alloc::vec::Vec<u8>)> {
+    let to = (at + max_bytes).min(t.len());
+    let mut out = alloc::vec::Vec::new();
+    let mut i = at;
+    while i < to && out.len() < n {
+        while i < to && !(t[i].is_ascii_alphanumeric()) {
+            if matches!(t[i], b'.' | b'!' | b'?' | b'\n' | b';') {
+                return out;
+            }
+            i += 1;
+        }
+        let s = i;
+        while i < to && (t[i].is_ascii_alphanumeric() || t[i] == b'\'' || t[i] == b'-') {
+            i += 1;
+        }
+        if s < i {
+            out.push((s, t[s..i].iter().map(u8::to_ascii_lowercase).collect()));
+        }
+    }
+    out
+}
