@@ -388,9 +388,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let before = &t[ss..f.start];
                 let activated = ["enable", "activate", "enter", "switch", "you are", "you're", "now in", "engage", "turn on", "unlock"]
                     .iter()
-                    .any(|w| lower_contains(before, w))
-                    || lower_contains(&t[f.end..sentence_end(t, f.end, 60)], "activated")
-                    || lower_contains(&t[f.end..sentence_end(t, f.end, 60)], "enabled");
+                    .any(|w| lower_contains(before, w));
                 let jail = lower_contains(&t[f.start..f.end], "jailbr");
                 if (activated || jail && word_before(t, f.start).is_some_and(|(_, w)| w == b"you" || w == b"are" || w == b"now"))
                     && !reported(t, f.start, f.end)
@@ -562,7 +560,13 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let message_to_you = word.eq_ignore_ascii_case(b"important")
         && has(&words[..words.len().min(1)], &["message", "instructions", "instruction", "notice", "update"])
         && (lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "to you") || lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
-    if ((upper && bangs >= 2) || (upper && addressed) || message_to_you || (addressed && t.get(f.end) == Some(&b' ') && upper))
+    // "IMPORTANT!!! The office is closed" is a notice; the marker counts when
+    // what follows speaks to the agent or overrides something.
+    let follow = &t[f.end..(f.end + 240).min(t.len())];
+    let speaks_to_agent = ["you", "your", "assistant", " ai ", "agent", "model", "instructions", "ignore", "disregard", "must", "do not", "don't"]
+        .iter()
+        .any(|w| lower_contains(follow, w));
+    if ((upper && bangs >= 2 && speaks_to_agent) || (upper && addressed) || message_to_you)
         && !reported(t, f.start, f.end)
     {
         push(hits, Category::PolicyChange, "authority-marker", f.start, f.end + bangs);
@@ -575,12 +579,26 @@ const AGENT_WORDS: &[&str] = &[
 ];
 
 fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
-    if f.start > 0 && t[f.start - 1].is_ascii_alphanumeric() {
+    if !super::text::boundary_before(t, f.start) {
         return;
+    }
+    if t[f.end - 1].is_ascii_alphanumeric() && t.get(f.end).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return;
+    }
+    let greeting = t[f.start..f.end].eq_ignore_ascii_case(b"dear ") || t[f.start..f.end].eq_ignore_ascii_case(b"hey ");
+    if greeting {
+        // "Dear AI assistant, I'm an editor …" is a letter; it is an
+        // injection when it goes on to override or order.
+        let follow = &t[f.end..(f.end + 300).min(t.len())];
+        if !["ignore", "disregard", "forget", "instead", "you must", "you are required", "new instructions", "override"].iter().any(|w| lower_contains(follow, w)) {
+            return;
+        }
     }
     let words = words_after(t, f.end, 3, 40);
     let next = words.iter().map(|(_, w)| w.as_slice()).find(|w| !matches!(*w, b"the" | b"any" | b"all" | b"an" | b"a" | b"you" | b"our" | b"this"));
+    // "instructions for AI agents" (plural, generic) describes; "note to the assistant" addresses.
     let to_agent = next.is_some_and(|w| AGENT_WORDS.iter().any(|a| w == a.as_bytes()))
+        && !words.iter().any(|(_, w)| matches!(w.as_slice(), b"agents" | b"assistants" | b"models" | b"llms" | b"chatbots" | b"bots"))
         || lower_contains(&t[f.start..f.end], "to the ai");
     if to_agent && !reported(t, f.start, f.end) {
         let end = words.last().map_or(f.end, |(p, w)| p + w.len());
@@ -639,12 +657,14 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
         const FILLERS: &[&str] = &[
             "please", "kindly", "now", "then", "immediately", "also", "first", "firstly", "next", "finally",
             "quickly", "just", "simply", "and", "so", "urgently", "must", "should", "need", "to", "you", "have",
-            "can", "could", "would", "will", "make", "sure", "be", "remember", "don't", "forget", "i", "want",
+            "can", "could", "would", "will", "make", "sure", "be", "remember", "don't", "forget",
             "let's", "lets", "us", "go", "ahead", "secondly", "lastly", "afterwards", "after", "that", "thereafter",
             "additionally", "furthermore", "moreover", "instead", "right", "away", "asap", "hey", "hi", "ok", "okay",
-            "required", "are", "is", "it", "necessary", "important", "mandatory", "your", "task", "step",
+            "required", "are", "is", "it", "necessary", "important", "mandatory",
         ];
-        if FILLERS.iter().any(|f| w == f.as_bytes()) {
+        // "I need you to …", "I want you to …".
+        let i_want = w == b"i" && words_after(t, ws, 2, 12).get(1).is_some_and(|(_, n)| n == b"need" || n == b"want");
+        if FILLERS.iter().any(|f| w == f.as_bytes()) || i_want {
             at = ws;
         } else {
             return false;
@@ -654,7 +674,7 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
     while i > 0 && matches!(t[i - 1], b' ' | b'\t') {
         i -= 1;
     }
-    i == 0 || matches!(t[i - 1], b'\n' | b'.' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b'(' | b'>' | b'*' | b'-' | b',' | b'{' | b'[' | b'\\')
+    i == 0 || (i >= 2 && t[i - 2] == b'\\' && matches!(t[i - 1], b'n' | b'r')) || matches!(t[i - 1], b'\n' | b'.' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b'(' | b'>' | b'*' | b'-' | b',' | b'{' | b'[' | b'\\')
         || t[..i].ends_with("•".as_bytes())
 }
 
@@ -664,7 +684,7 @@ fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
     // The order may start the sentence ("Please send …") or follow a first
     // clause that does ("Retrieve X and email it to …").
     let lead = words_after(t, ss, 4, 80);
-    let first_verb = lead.iter().find(|(p, _)| imperative_start(t, *p) && *p <= f.start).map(|(p, _)| *p);
+    let first_verb = lead.iter().find(|(p, _)| *p <= f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)).map(|(p, _)| *p);
     let direct = imperative_start(t, f.start);
     if !direct && first_verb.is_none() {
         return false;
@@ -674,6 +694,9 @@ fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
     let lead_verb = if direct { f.start } else { first_verb.unwrap_or(f.start) };
     if !is_action_verb(&t[lead_verb..]) && !direct {
         return false;
+    }
+    if t.get(f.end) == Some(&b':') {
+        return false; // "Email: info@…" is a label
     }
     let verb: Vec<u8> = t[f.start..f.end].iter().map(u8::to_ascii_lowercase).collect();
     if !ACTIONS.iter().any(|a| verb == a.as_bytes()) && !(direct && is_action_verb(&t[f.start..])) {
@@ -779,7 +802,13 @@ fn iban(b: &[u8]) -> bool {
 fn long_number(b: &[u8]) -> bool {
     let mut digits = 0;
     let mut gap = 0;
-    for &c in b {
+    for (i, &c) in b.iter().enumerate() {
+        // Dates and times (2022-02-17 09:00) are not account numbers.
+        if c == b':' || (c == b'-' && digits == 4 && b.get(i + 3) == Some(&b'-')) {
+            digits = 0;
+            gap = 0;
+            continue;
+        }
         if c.is_ascii_digit() {
             digits += 1;
             gap = 0;

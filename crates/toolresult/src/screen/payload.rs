@@ -268,7 +268,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             }
             T::ScriptUrl => {
                 let next = t.get(f.end);
-                let prev_ok = f.start == 0 || !t[f.start - 1].is_ascii_alphanumeric();
+                let prev_ok = super::text::boundary_before(t, f.start);
                 if prev_ok && next.is_some_and(|&b| !b.is_ascii_whitespace() && !b.is_ascii_digit() && b != b'"' && b != b'\'') {
                     push(hits, "script-url", f.start, (f.end + 1).min(t.len()));
                 }

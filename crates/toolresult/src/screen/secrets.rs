@@ -226,7 +226,7 @@ pub(crate) fn is_digest_key(key: &str) -> bool {
 }
 
 fn before_ok(text: &[u8], at: usize) -> bool {
-    at == 0 || !text[at - 1].is_ascii_alphanumeric()
+    at == 0 || !text[at - 1].is_ascii_alphanumeric() || super::text::escape_before(text, at)
 }
 
 fn run_end(text: &[u8], from: usize, class: Class, max: usize) -> usize {
@@ -429,6 +429,8 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         "partition", "foreign", "primary", "idempotency", "cache", "keyboard", "keys", "monkey", "turkey",
         "hotkey", "keyword", "keywords", "bypass", "passed", "passing", "compass", "passenger", "passport",
         "authors", "author", "authored", "oauth2", "sigma", "sign", "signal", "signature", "signed",
+        "publishable", "label", "placeholder", "reset", "forgot", "confirm", "confirmation", "new", "old", "policy",
+        "strength", "min", "rules", "prompt", "field", "input", "form", "hint", "error", "message",
     ];
     let words = key_words(key);
     if words.is_empty() || words.iter().any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or(""))) {
@@ -571,8 +573,9 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
     if value.is_empty() || is_placeholder(value) || looks_like_uuid(value) {
         return false;
     }
-    if matches!(value[0], b'/' | b'~' | b'$' | b'%' | b'@' | b'#' | b'!' | b'[' | b'(' | b'{')
-        || value.starts_with(b"./")
+    if !(value[0].is_ascii_alphanumeric() || matches!(value[0], b'+' | b'*' | b'&' | b'^' | b'_'))
+        || value.iter().filter(|&&b| b == b'/').count() >= 2
+        || value.ends_with(b":")
         || value.iter().all(u8::is_ascii_digit)
         || value.contains(&b' ')
     {
@@ -584,7 +587,13 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
         return false;
     }
     match kind {
-        KeyKind::Password => value.len() >= 8 && classes(value) >= 2 && entropy(value) >= 2.5,
+        KeyKind::Password => {
+            // A password has a letter and a digit or symbol; `env.DB_PASSWORD`
+            // and `update_password` are names, not passwords.
+            let letters = value.iter().any(u8::is_ascii_alphabetic);
+            let marks = value.iter().any(|&b| b.is_ascii_digit() || !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'));
+            value.len() >= 8 && letters && marks && classes(value) >= 2 && entropy(value) >= 2.5
+        }
         KeyKind::Token => random_enough(value),
     }
 }
@@ -671,7 +680,7 @@ fn base64ish_dot(b: u8) -> bool {
 }
 
 fn before_ok_b64(text: &[u8], at: usize) -> bool {
-    at == 0 || !(text[at - 1].is_ascii_alphanumeric() || matches!(text[at - 1], b'_' | b'-' | b'+' | b'/'))
+    at == 0 || super::text::escape_before(text, at) || !(text[at - 1].is_ascii_alphanumeric() || matches!(text[at - 1], b'_' | b'-' | b'+' | b'/'))
 }
 
 fn b64url_decode(seg: &[u8]) -> Option<Vec<u8>> {

@@ -4,9 +4,20 @@ pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// Tool outputs often hold JSON text, where a line break is the two bytes
+/// `\n`: the `n` of that escape is not part of the next word.
+pub(crate) fn escape_before(t: &[u8], i: usize) -> bool {
+    i >= 2 && t[i - 2] == b'\\' && matches!(t[i - 1], b'n' | b'r' | b't')
+}
+
+/// No word byte just before `i` (an escaped line break counts as a boundary).
+pub(crate) fn boundary_before(t: &[u8], i: usize) -> bool {
+    i == 0 || !is_word_byte(t[i - 1]) || escape_before(t, i)
+}
+
 /// True when `start..end` is a whole word (no letter or digit on either side).
 pub(crate) fn word_at(t: &[u8], start: usize, end: usize) -> bool {
-    (start == 0 || !t[start - 1].is_ascii_alphanumeric()) && t.get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+    boundary_before(t, start) && t.get(end).is_none_or(|&b| !is_word_byte(b))
 }
 
 /// The line around `at`, at most 2 KB either side.
@@ -26,6 +37,8 @@ pub(crate) fn sentence_end(t: &[u8], at: usize, max: usize) -> usize {
     while i < to {
         match t[i] {
             b'\n' => return i,
+            // JSON text inside a string: an escaped line break ends a sentence too.
+            b'\\' if matches!(t.get(i + 1), Some(b'n' | b'r')) => return i,
             b'.' | b'!' | b'?' if t.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()) => return i,
             _ => {}
         }
@@ -41,6 +54,7 @@ pub(crate) fn sentence_start(t: &[u8], at: usize, max: usize) -> usize {
     while i > from {
         match t[i - 1] {
             b'\n' => return i,
+            b'n' | b'r' if i >= 2 && t[i - 2] == b'\\' => return i,
             b'.' | b'!' | b'?' if t.get(i).is_some_and(|b| b.is_ascii_whitespace()) => return i,
             _ => {}
         }
@@ -56,8 +70,12 @@ pub(crate) fn word_before(t: &[u8], at: usize) -> Option<(usize, alloc::vec::Vec
         i -= 1;
     }
     let end = i;
-    while i > 0 && (t[i - 1].is_ascii_alphabetic() || t[i - 1] == b'\'') {
+    while i > 0 && (t[i - 1].is_ascii_alphabetic() || t[i - 1] == b'\'') && !escape_before(t, i) {
         i -= 1;
+    }
+    // A quote before a word is not part of it: `'Withdraw` starts a word.
+    while i < end && t[i] == b'\'' {
+        i += 1;
     }
     (i < end).then(|| (i, t[i..end].iter().map(u8::to_ascii_lowercase).collect()))
 }
@@ -71,6 +89,12 @@ pub(crate) fn words_after(t: &[u8], at: usize, n: usize, max_bytes: usize) -> al
         while i < to && !(t[i].is_ascii_alphanumeric()) {
             if matches!(t[i], b'.' | b'!' | b'?' | b'\n' | b';') {
                 return out;
+            }
+            if t[i] == b'\\' && matches!(t.get(i + 1), Some(b'n' | b'r')) {
+                return out;
+            }
+            if t[i] == b'\\' && t.get(i + 1) == Some(&b't') {
+                i += 1;
             }
             i += 1;
         }
