@@ -92,7 +92,48 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("### instruction", T::ChatToken),
     ("[system message]", T::ChatToken),
     ("<start_of_turn>", T::ChatToken),
-    ("<", T::PseudoTag),
+    ("<information", T::PseudoTag),
+    ("</information", T::PseudoTag),
+    ("<important", T::PseudoTag),
+    ("</important", T::PseudoTag),
+    ("<system", T::PseudoTag),
+    ("</system", T::PseudoTag),
+    ("<admin", T::PseudoTag),
+    ("</admin", T::PseudoTag),
+    ("<instruction", T::PseudoTag),
+    ("</instruction", T::PseudoTag),
+    ("<sys", T::PseudoTag),
+    ("</sys", T::PseudoTag),
+    ("<override", T::PseudoTag),
+    ("</override", T::PseudoTag),
+    ("<secret", T::PseudoTag),
+    ("</secret", T::PseudoTag),
+    ("<hidden", T::PseudoTag),
+    ("</hidden", T::PseudoTag),
+    ("<ai", T::PseudoTag),
+    ("</ai", T::PseudoTag),
+    ("<directive", T::PseudoTag),
+    ("</directive", T::PseudoTag),
+    ("<urgent", T::PseudoTag),
+    ("</urgent", T::PseudoTag),
+    ("<jailbreak", T::PseudoTag),
+    ("</jailbreak", T::PseudoTag),
+    ("<priority", T::PseudoTag),
+    ("</priority", T::PseudoTag),
+    ("<critical", T::PseudoTag),
+    ("</critical", T::PseudoTag),
+    ("<policy", T::PseudoTag),
+    ("</policy", T::PseudoTag),
+    ("<new", T::PseudoTag),
+    ("</new", T::PseudoTag),
+    ("<assistant", T::PseudoTag),
+    ("</assistant", T::PseudoTag),
+    ("<agent", T::PseudoTag),
+    ("</agent", T::PseudoTag),
+    ("<mandatory", T::PseudoTag),
+    ("</mandatory", T::PseudoTag),
+    ("<confidential", T::PseudoTag),
+    ("</confidential", T::PseudoTag),
     ("important", T::Authority),
     ("attention", T::Authority),
     ("urgent", T::Authority),
@@ -179,6 +220,43 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("without confirmation", T::Conceal),
     ("without their knowledge", T::Conceal),
     ("visit", T::Imperative),
+    ("retrieve", T::Imperative),
+    ("get", T::Imperative),
+    ("read", T::Imperative),
+    ("delete", T::Imperative),
+    ("change", T::Imperative),
+    ("update", T::Imperative),
+    ("reset", T::Imperative),
+    ("create", T::Imperative),
+    ("order", T::Imperative),
+    ("book", T::Imperative),
+    ("use", T::Imperative),
+    ("list", T::Imperative),
+    ("find", T::Imperative),
+    ("search", T::Imperative),
+    ("check", T::Imperative),
+    ("tell", T::Imperative),
+    ("schedule", T::Imperative),
+    ("save", T::Imperative),
+    ("print", T::Imperative),
+    ("output", T::Imperative),
+    ("make", T::Imperative),
+    ("set", T::Imperative),
+    ("give", T::Imperative),
+    ("provide", T::Imperative),
+    ("confirm", T::Imperative),
+    ("approve", T::Imperative),
+    ("enable", T::Imperative),
+    ("disable", T::Imperative),
+    ("access", T::Imperative),
+    ("unlock", T::Imperative),
+    ("gather", T::Imperative),
+    ("collect", T::Imperative),
+    ("compile", T::Imperative),
+    ("extract", T::Imperative),
+    ("obtain", T::Imperative),
+    ("grab", T::Imperative),
+    ("dump", T::Imperative),
     ("go to", T::Imperative),
     ("navigate", T::Imperative),
     ("open", T::Imperative),
@@ -211,32 +289,14 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("sign in", T::Imperative),
     ("login", T::Imperative),
     ("follow", T::Imperative),
-    ("retrieve", T::Imperative),
-    ("get", T::Imperative),
-    ("read", T::Imperative),
     ("copy", T::Imperative),
     ("export", T::Imperative),
-    ("delete", T::Imperative),
-    ("change", T::Imperative),
-    ("update", T::Imperative),
-    ("reset", T::Imperative),
-    ("create", T::Imperative),
     ("purchase", T::Imperative),
     ("buy", T::Imperative),
-    ("order", T::Imperative),
-    ("book", T::Imperative),
-    ("use", T::Imperative),
-    ("list", T::Imperative),
-    ("find", T::Imperative),
-    ("search", T::Imperative),
-    ("check", T::Imperative),
-    ("tell", T::Imperative),
     ("contact", T::Imperative),
     ("message", T::Imperative),
     ("text", T::Imperative),
-    ("schedule", T::Imperative),
     ("move", T::Imperative),
-    ("save", T::Imperative),
     ("publish", T::Imperative),
     ("tweet", T::Imperative),
     ("include", T::Imperative),
@@ -245,18 +305,6 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("recommend", T::Imperative),
     ("direct", T::Imperative),
     ("redirect", T::Imperative),
-    ("access", T::Imperative),
-    ("unlock", T::Imperative),
-    ("disable", T::Imperative),
-    ("enable", T::Imperative),
-    ("approve", T::Imperative),
-    ("confirm", T::Imperative),
-    ("provide", T::Imperative),
-    ("give", T::Imperative),
-    ("make", T::Imperative),
-    ("set", T::Imperative),
-    ("print", T::Imperative),
-    ("output", T::Imperative),
 ];
 
 fn push(hits: &mut Vec<Hit>, category: Category, rule: &'static str, start: usize, end: usize) {
@@ -340,7 +388,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let words = words_after(t, f.end, 2, 40);
                 let framed = matches!(next, Some(b':' | b'!' | b']' | b'>' | b'-'))
                     || upper
-                    || has(&words[..words.len().min(1)], &["from", "follow", "apply", "are", "for", "override", "supersede", "take", "have"]);
+                    || has(&words[..words.len().min(1)], &["from", "follow", "apply", "override", "supersede", "take"]);
                 let by = word_before(t, f.start).map(|(_, w)| w);
                 let own = by.as_deref().is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
                 let task = t[f.start..f.end].eq_ignore_ascii_case(b"new task");
@@ -520,6 +568,8 @@ fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
 
 /// `<INFORMATION>`, `<IMPORTANT>`, `</system>`, `<admin instructions>`, ….
 fn pseudo_tag(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    // The keyword is `<name` or `</name`: read the whole tag name from `<`.
+    let f = &Found { end: f.start + 1, ..*f };
     const TAGS: &[&str] = &[
         "information", "important", "system", "admin", "instructions", "instruction", "sys", "system_prompt",
         "system-prompt", "override", "secret_instructions", "hidden_instructions", "ai_instructions", "directive",
@@ -680,45 +730,27 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
 
 /// An imperative to visit / download / run / send / transfer with a target.
 fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
-    let ss = sentence_start(t, f.start, 600);
+    let after_label = t[f.end..].iter().take(3).position(|&b| b != b'\'' && b != b'"').map(|p| t[f.end + p]);
+    if after_label == Some(b':') {
+        return false; // "Email: info@…", `'email': …` is a label
+    }
     // The order may start the sentence ("Please send …") or follow a first
     // clause that does ("Retrieve X and email it to …").
-    let lead = words_after(t, ss, 4, 80);
-    let first_verb = lead.iter().find(|(p, _)| *p <= f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)).map(|(p, _)| *p);
     let direct = imperative_start(t, f.start);
-    if !direct && first_verb.is_none() {
-        return false;
+    let ss = sentence_start(t, f.start, 600);
+    if !direct {
+        let lead = words_after(t, ss, 4, 80);
+        if !lead.iter().any(|(p, _)| *p <= f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)) {
+            return false;
+        }
     }
     let se = sentence_end(t, f.end, 600);
-    let rest = &t[f.end..se];
-    let lead_verb = if direct { f.start } else { first_verb.unwrap_or(f.start) };
-    if !is_action_verb(&t[lead_verb..]) && !direct {
+    if target(&t[f.end..se]).is_none() || reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
         return false;
     }
-    if t.get(f.end) == Some(&b':') {
-        return false; // "Email: info@…" is a label
-    }
-    let verb: Vec<u8> = t[f.start..f.end].iter().map(u8::to_ascii_lowercase).collect();
-    if !ACTIONS.iter().any(|a| verb == a.as_bytes()) && !(direct && is_action_verb(&t[f.start..])) {
-        return false;
-    }
-    let Some(target) = target(rest) else { return false };
-    if reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
-        return false;
-    }
-    let _ = target;
     push(hits, Category::FetchExecuteInstruction, "imperative-with-target", f.start, se);
     true
 }
-
-/// Verbs that move data or money, or make the agent go somewhere or run something.
-const ACTIONS: &[&str] = &[
-    "visit", "go to", "navigate", "open", "click", "browse", "download", "fetch", "install", "run", "execute",
-    "launch", "send", "email", "e-mail", "forward", "transfer", "wire", "pay", "withdraw", "deposit", "upload",
-    "post", "share", "submit", "call", "grant", "invite", "add", "log in", "sign in", "login", "follow", "copy",
-    "export", "purchase", "buy", "tweet", "publish", "message", "text", "contact", "redirect", "direct",
-    "integrate", "include", "suggest", "recommend", "access", "unlock", "move", "delete", "change", "reset",
-];
 
 fn is_action_verb(at: &[u8]) -> bool {
     let w: Vec<u8> = at.iter().take(20).take_while(|b| b.is_ascii_alphabetic() || **b == b'-').map(u8::to_ascii_lowercase).collect();
@@ -745,21 +777,23 @@ fn question_about_reader(t: &[u8], ss: usize, verb_start: usize) -> bool {
 }
 
 /// A place to send to or fetch from: a URL, domain, e-mail address, IBAN,
-/// phone or account number, wallet, or a quoted command.
+/// phone or account number, or wallet. One pass over the rest of the sentence.
 fn target(rest: &[u8]) -> Option<&'static str> {
-    if lower_contains(rest, "http://") || lower_contains(rest, "https://") || lower_contains(rest, "www.") || lower_contains(rest, "ftp://") {
-        return Some("url");
+    let mut digits_seen = false;
+    for (i, &b) in rest.iter().enumerate() {
+        match b {
+            b'/' if rest[i..].starts_with(b"//") && i > 0 && rest[i - 1] == b':' => return Some("url"),
+            b'w' | b'W' if rest.len() >= i + 4 && rest[i..i + 4].eq_ignore_ascii_case(b"www.") => return Some("url"),
+            b'@' if email(&rest[i.saturating_sub(64)..(i + 256).min(rest.len())]) => return Some("email"),
+            b'.' if domain(&rest[i.saturating_sub(1)..(i + 16).min(rest.len())]) => return Some("domain"),
+            b'0'..=b'9' => digits_seen = true,
+            _ => {}
+        }
     }
-    if email(rest) {
-        return Some("email");
-    }
-    if domain(rest) {
-        return Some("domain");
-    }
-    if iban(rest) || long_number(rest) {
+    if iban(rest) || digits_seen && long_number(rest) {
         return Some("account");
     }
-    if lower_contains(rest, "0x") && rest.windows(42).any(|w| w[0] == b'0' && w[1] == b'x' && w[2..].iter().all(u8::is_ascii_hexdigit)) {
+    if rest.windows(42).any(|w| w[0] == b'0' && w[1] == b'x' && w[2..].iter().all(u8::is_ascii_hexdigit)) {
         return Some("wallet");
     }
     None

@@ -2,7 +2,7 @@
 //! insensitive), so a string is read once whatever the number of rules; each
 //! hit names the matcher that confirms it.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use alloc::vec::Vec;
 
 use super::{instructions, payload, secrets};
@@ -58,6 +58,8 @@ impl Keywords {
         let automaton = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            // A DFA: one table lookup per byte (the screen reads every byte of every result).
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&patterns)
             .expect("the keyword table is small and valid");
         Keywords { automaton, kinds }
