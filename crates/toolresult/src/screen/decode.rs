@@ -18,8 +18,19 @@ const MAX_LAYERS: usize = 64;
 /// Decoded bytes kept per layer: executables need their first bytes, text a few pages.
 const MAX_DECODED: usize = 16 * 1024;
 
+static B64: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        table[i] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_');
+        i += 1;
+    }
+    table
+};
+
 fn b64_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+    B64[b as usize]
 }
 
 pub(crate) fn layers(text: &str) -> Vec<Layer> {

@@ -35,36 +35,39 @@ fn joins_with_zwj(c: char) -> bool {
 }
 
 pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
-    // Fast path: every hidden character is outside ASCII.
-    if s.is_ascii() {
-        return;
-    }
-    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let bytes = s.as_bytes();
     let mut i = 0;
-    while i < chars.len() {
-        let (pos, c) = chars[i];
+    while i < bytes.len() {
+        // Every hidden character is outside ASCII: skip ASCII runs.
+        if bytes[i].is_ascii() {
+            i += 1;
+            continue;
+        }
+        let Some(c) = s[i..].chars().next() else { break };
+        let pos = i;
+        i += c.len_utf8();
         if is_tag(c) {
-            let mut j = i;
-            while j < chars.len() && is_tag(chars[j].1) {
-                j += 1;
+            let mut end = i;
+            let mut last = c;
+            while let Some(n) = s[end..].chars().next().filter(|&n| is_tag(n)) {
+                end += n.len_utf8();
+                last = n;
             }
-            let end = chars.get(j).map_or(s.len(), |&(p, _)| p);
-            // A lone tag sequence after a flag emoji (🏴 + tags + cancel tag) is a subdivision flag.
-            let flag = i > 0 && chars[i - 1].1 == '\u{1F3F4}' && chars[j - 1].1 == '\u{E007F}' && j - i <= 8;
+            // 🏴 + tag letters + cancel tag is a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿), not hidden text.
+            let prev = s[..pos].chars().next_back();
+            let flag = prev == Some('\u{1F3F4}') && last == '\u{E007F}' && end - pos <= 8 * 4;
             if !flag {
                 hits.push(Hit { category: Category::HiddenText, rule: "unicode-tag-characters", start: pos, end });
             }
-            i = j;
-            continue;
-        }
-        if is_bidi_control(c) {
-            push_merged(hits, "bidi-control", pos, pos + c.len_utf8());
+            i = end;
+        } else if is_bidi_control(c) {
+            push_merged(hits, "bidi-control", pos, i);
         } else if is_zero_width(c) {
-            let prev = i.checked_sub(1).map(|k| chars[k].1);
-            let next = chars.get(i + 1).map(|&(_, n)| n);
+            let prev = s[..pos].chars().next_back();
+            let next = s[i..].chars().next();
             let benign = match c {
                 // A byte order mark at the very start is an encoding artefact.
-                '\u{FEFF}' if i == 0 => true,
+                '\u{FEFF}' if pos == 0 => true,
                 '\u{200D}' | '\u{200C}' => {
                     prev.is_some_and(|p| is_pictographic(p) || joins_with_zwj(p))
                         || next.is_some_and(|n| is_pictographic(n) || joins_with_zwj(n))
@@ -73,10 +76,9 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
             };
             let inside_word = prev.is_some_and(|p| !p.is_whitespace()) && next.is_some_and(|n| !n.is_whitespace());
             if !benign && inside_word {
-                push_merged(hits, "zero-width-character", pos, pos + c.len_utf8());
+                push_merged(hits, "zero-width-character", pos, i);
             }
         }
-        i += 1;
     }
 }
 

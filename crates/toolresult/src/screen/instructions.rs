@@ -316,8 +316,7 @@ fn has(words: &[(usize, Vec<u8>)], set: &[&str]) -> bool {
 }
 
 fn lower_contains(hay: &[u8], needle: &str) -> bool {
-    let n = needle.as_bytes();
-    n.len() <= hay.len() && hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    super::text::contains_ignore_case(hay, needle)
 }
 
 const OBJECTS: &[&str] = &[
@@ -349,15 +348,13 @@ fn reported(t: &[u8], start: usize, end: usize) -> bool {
         "quarantined", "classic", "wrote", "says", "said", "claims", "claimed", "reported", "warning about", "beware",
         "jailbreak prompt", "red team", "red-team", "test case", "heuristic", "classifier", "filter",
     ];
-    let cue = CUES.iter().any(|c| lower_contains(sentence, c));
-    if !cue {
-        return false;
-    }
+    // The cheap test first: a report quotes the marker or reports it as an
+    // infinitive ("told the model to ignore …"); then the cue words.
     let quote_before = t[ss..start].iter().rev().take(80).any(|&b| matches!(b, b'"' | b'\'' | b'`'))
         || t[ss..start].ends_with("“".as_bytes());
     let quote_after = t[end..se].iter().take(120).any(|&b| matches!(b, b'"' | b'\'' | b'`'));
     let infinitive = word_before(t, start).is_some_and(|(_, w)| w == b"to" || w == b"that");
-    (quote_before && quote_after) || infinitive
+    ((quote_before && quote_after) || infinitive) && CUES.iter().any(|c| lower_contains(sentence, c))
 }
 
 pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {

@@ -286,9 +286,28 @@ impl Screener {
         let mut hits = Vec::new();
         let policy = &self.options.policy;
         let on = |c: Category| policy.action(c) != Action::Off;
-        let found = self.keywords.find(s);
+        // One keyword pass over the normalised text serves every rule; spans
+        // map back to the original string.
+        let norm = normalize::Normalized::new(s);
+        let text = norm.text();
+        let found = self.keywords.find(text);
         if on(Category::Secret) && !key.is_some_and(secrets::is_digest_key) {
-            secrets::scan_found(s, &found, &mut hits);
+            secrets::scan_found(text, &found, &mut hits);
+        }
+        let wants_text = on(Category::ExecutablePayload)
+            || on(Category::PolicyChange)
+            || on(Category::FetchExecuteInstruction);
+        if wants_text {
+            self.scan_found(text, &found, &mut hits, 0);
+        }
+        if !norm.is_identity() {
+            for hit in &mut hits {
+                let (start, end) = norm.original_span(hit.start, hit.end);
+                hit.start = start;
+                hit.end = end;
+            }
+        }
+        if on(Category::Secret) && !key.is_some_and(secrets::is_digest_key) {
             if let Some(key) = key {
                 secrets::scan_member_value(key, s, &mut hits);
             }
@@ -296,22 +315,7 @@ impl Screener {
         if on(Category::HiddenText) {
             hidden::scan(s, &mut hits);
         }
-        let wants_text = on(Category::ExecutablePayload)
-            || on(Category::PolicyChange)
-            || on(Category::FetchExecuteInstruction);
         if wants_text {
-            let norm = normalize::Normalized::new(s);
-            if norm.is_identity() {
-                self.scan_found(s, &found, &mut hits, 0);
-            } else {
-                let before = hits.len();
-                self.scan_text(norm.text(), &mut hits, 0);
-                for hit in &mut hits[before..] {
-                    let (start, end) = norm.original_span(hit.start, hit.end);
-                    hit.start = start;
-                    hit.end = end;
-                }
-            }
             if let Some(tags) = norm.tag_text() {
                 // Instructions smuggled in tag characters: screen what they spell.
                 let mut inner = Vec::new();
@@ -384,7 +388,13 @@ impl Screener {
             return s.to_string();
         }
         let mut hits = Vec::new();
-        secrets::scan_found(s, &self.keywords.find(s), &mut hits);
+        let norm = normalize::Normalized::new(s);
+        secrets::scan_found(norm.text(), &self.keywords.find(norm.text()), &mut hits);
+        for hit in &mut hits {
+            let (start, end) = norm.original_span(hit.start, hit.end);
+            hit.start = start;
+            hit.end = end;
+        }
         if let Some(key) = key {
             secrets::scan_member_value(key, s, &mut hits);
         }

@@ -19,8 +19,10 @@ pub(crate) struct TagText {
 pub(crate) struct Normalized<'a> {
     original: &'a str,
     text: Cow<'a, str>,
-    /// For each byte of `text`, the offset of the original character it came from.
-    map: Vec<u32>,
+    /// Checkpoints `(normalised offset, original offset, from one character)`:
+    /// between checkpoints the two texts advance together (ASCII runs); the
+    /// bytes a single character became all map to that character.
+    map: Vec<(u32, u32, bool)>,
     tags: Option<TagText>,
 }
 
@@ -48,38 +50,44 @@ impl<'a> Normalized<'a> {
         if s.is_ascii() {
             return Normalized { original: s, text: Cow::Borrowed(s), map: Vec::new(), tags: None };
         }
+        let bytes = s.as_bytes();
         let mut text = String::with_capacity(s.len());
-        let mut map: Vec<u32> = Vec::with_capacity(s.len());
+        let mut map: Vec<(u32, u32, bool)> = alloc::vec![(0, 0, false)];
         let mut tags: Option<TagText> = None;
-        for (pos, c) in s.char_indices() {
+        let mut i = 0;
+        while i < bytes.len() {
+            // ASCII runs are copied as they are.
+            let run = bytes[i..].iter().position(|b| !b.is_ascii()).map_or(bytes.len(), |p| i + p);
+            if run > i {
+                text.push_str(&s[i..run]);
+                i = run;
+                continue;
+            }
+            let Some(c) = s[i..].chars().next() else { break };
+            let len = c.len_utf8();
+            let at = text.len();
             if is_tag(c) {
-                let t = tags.get_or_insert_with(|| TagText { text: String::new(), start: pos, end: pos });
-                t.end = pos + c.len_utf8();
+                let t = tags.get_or_insert_with(|| TagText { text: String::new(), start: i, end: i });
+                t.end = i + len;
                 let ascii = c as u32 - 0xE0000;
                 if (0x20..0x7F).contains(&ascii) {
                     t.text.push(ascii as u8 as char);
                 }
-                continue;
-            }
-            if is_invisible(c) {
-                continue;
-            }
-            let mut emit = |d: char| {
-                if is_combining_mark(d) {
-                    return;
+            } else if !is_invisible(c) {
+                let mut emit = |d: char| {
+                    if !is_combining_mark(d) {
+                        text.push(confusable(d).unwrap_or(d));
+                    }
+                };
+                if let Some(folded) = confusable(c) {
+                    emit(folded);
+                } else {
+                    unicode_normalization::char::decompose_compatible(c, &mut emit);
                 }
-                let d = confusable(d).unwrap_or(d);
-                let before = text.len();
-                text.push(d);
-                map.extend(core::iter::repeat_n(pos as u32, text.len() - before));
-            };
-            if c.is_ascii() {
-                emit(c);
-            } else if let Some(folded) = confusable(c) {
-                emit(folded);
-            } else {
-                unicode_normalization::char::decompose_compatible(c, &mut emit);
             }
+            map.push((at as u32, i as u32, true));
+            i += len;
+            map.push((text.len() as u32, i as u32, false));
         }
         Normalized { original: s, text: Cow::Owned(text), map, tags }
     }
@@ -93,17 +101,34 @@ impl<'a> Normalized<'a> {
         matches!(self.text, Cow::Borrowed(_))
     }
 
+    /// The original offset of the character a normalised byte came from.
+    fn original_at(&self, n: usize) -> usize {
+        let n32 = n as u32;
+        // The last checkpoint at or before `n` (a character's own checkpoint
+        // wins over the run checkpoint at the same offset when it emitted bytes).
+        let idx = self.map.partition_point(|&(at, _, _)| at <= n32).saturating_sub(1);
+        let mut k = idx;
+        while k > 0 && self.map[k].0 == n32 && !self.map[k].2 && self.map[k - 1].0 == n32 && self.map[k - 1].2 {
+            k -= 1;
+        }
+        let (at, orig, one_char) = self.map[k];
+        if one_char {
+            orig as usize
+        } else {
+            (orig + (n32 - at)) as usize
+        }
+    }
+
     /// The original byte span of a span of the normalised text.
     pub fn original_span(&self, start: usize, end: usize) -> (usize, usize) {
         if self.is_identity() {
             return (start, end);
         }
-        let orig = |i: usize| self.map.get(i).map_or(self.original.len(), |&p| p as usize);
-        let s = orig(start);
-        let e = if end == 0 {
+        let s = self.original_at(start).min(self.original.len());
+        let e = if end <= start {
             s
         } else {
-            let last = orig(end - 1);
+            let last = self.original_at(end - 1).min(self.original.len());
             last + self.original[last..].chars().next().map_or(0, char::len_utf8)
         };
         (s, e.max(s))

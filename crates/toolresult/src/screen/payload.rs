@@ -132,8 +132,7 @@ const INTERPRETERS: &[&str] = &[
 ];
 
 fn lower_contains(hay: &[u8], needle: &str) -> bool {
-    let n = needle.as_bytes();
-    n.len() <= hay.len() && hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+    super::text::contains_ignore_case(hay, needle)
 }
 
 /// After a `|`: `[sudo [-flags]] [env …] interpreter`, and not reading data

@@ -287,7 +287,7 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    needle.len() <= hay.len() && hay.windows(needle.len()).any(|w| w == needle)
+    super::text::find_bytes(hay, needle).is_some()
 }
 
 fn classes(v: &[u8]) -> usize {
@@ -300,7 +300,7 @@ fn classes(v: &[u8]) -> usize {
 
 /// Random enough to be a generated key, not a word or an identifier.
 fn random_enough(v: &[u8]) -> bool {
-    v.len() >= 16 && classes(v) >= 2 && entropy(v) >= 3.2 && !is_placeholder(v)
+    v.len() >= 16 && classes(v) >= 2 && entropy(v) >= 3.2
 }
 
 fn github_crc_ok(body: &[u8]) -> bool {
@@ -570,7 +570,7 @@ fn looks_like_uuid(v: &[u8]) -> bool {
 }
 
 fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
-    if value.is_empty() || is_placeholder(value) || looks_like_uuid(value) {
+    if value.is_empty() || looks_like_uuid(value) {
         return false;
     }
     if !(value[0].is_ascii_alphanumeric() || matches!(value[0], b'+' | b'*' | b'&' | b'^' | b'_'))
@@ -586,7 +586,7 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
     if NOT_VALUES.iter().any(|n| lower == n.as_bytes()) || lower.starts_with(b"http") || lower.starts_with(b"arn:") {
         return false;
     }
-    match kind {
+    let shaped = match kind {
         KeyKind::Password => {
             // A password has a letter and a digit or symbol; `env.DB_PASSWORD`
             // and `update_password` are names, not passwords.
@@ -595,7 +595,9 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
             value.len() >= 8 && letters && marks && classes(value) >= 2 && entropy(value) >= 2.5
         }
         KeyKind::Token => random_enough(value),
-    }
+    };
+    // Placeholders last: the shape test above rejects most values cheaply.
+    shaped && !is_placeholder(value)
 }
 
 fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<Hit>) {
@@ -620,7 +622,7 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
                     .and_then(|d| d.iter().position(|&b| b == b':').map(|p| d.len() > p + 1 && p > 0 && !is_placeholder(&d)))
                     .unwrap_or(false)
             } else {
-                random_enough(token)
+                random_enough(token) && !is_placeholder(token)
             };
             if ok {
                 push(hits, "authorization-header", f.end, end);
@@ -761,8 +763,7 @@ fn is_placeholder_pem(body: &[u8]) -> bool {
 }
 
 fn contains_at(hay: &[u8], needle: &[u8], within: usize) -> Option<usize> {
-    let hay = &hay[..hay.len().min(within + needle.len())];
-    hay.windows(needle.len()).position(|w| w == needle)
+    super::text::find_bytes(&hay[..hay.len().min(within + needle.len())], needle)
 }
 
 /// `scheme://user:password@host`: the password.

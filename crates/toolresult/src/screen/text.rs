@@ -108,3 +108,33 @@ pub(crate) fn words_after(t: &[u8], at: usize, n: usize, max_bytes: usize) -> al
     }
     out
 }
+
+/// The first position of `needle` in `hay`: a scan for the first byte, then
+/// a comparison (needles here are short words).
+pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    if needle.len() > hay.len() {
+        return None;
+    }
+    let last = hay.len() - needle.len();
+    let mut i = 0;
+    while i <= last {
+        if hay[i] == first && &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// [`find_bytes`] ignoring ASCII case (`needle` given in lowercase).
+pub(crate) fn contains_ignore_case(hay: &[u8], needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    let Some((&first, rest)) = needle.split_first() else { return true };
+    if needle.len() > hay.len() {
+        return false;
+    }
+    let upper = first.to_ascii_uppercase();
+    let last = hay.len() - needle.len();
+    (0..=last).any(|i| (hay[i] == first || hay[i] == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest))
+}
