@@ -150,9 +150,16 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("dp.st.", "doppler-token", alnum_dash_dot, 40, 80, Entropy),
     p("dp.sa.", "doppler-token", alnum, 40, 44, Entropy),
     p("dp.ct.", "doppler-token", alnum, 40, 44, Entropy),
+    p("dp.audit.", "doppler-token", alnum, 40, 44, Entropy),
+    p("dp.scim.", "doppler-token", alnum, 40, 44, Entropy),
+    p("odt_", "dependency-track-api-key", alnum, 32, 40, Entropy),
+    p("jina_", "jina-api-key", alnum, 56, 70, Entropy),
+    p("NRAA-", "newrelic-key", hex, 27, 27, Entropy),
+    p("outlook.office.com/webhook/", "teams-webhook-url", teams_path, 60, 300, Plain),
+    p("webhook.office.com/webhookb2/", "teams-webhook-url", teams_path, 60, 300, Plain),
     p("pul-", "pulumi-token", hex, 40, 40, Plain),
-    p("hvs.", "vault-token", alnum_dash, 24, 200, Entropy),
-    p("hvb.", "vault-token", alnum_dash, 24, 200, Entropy),
+    p("hvs.", "vault-token", alnum_dash, 24, 400, Entropy),
+    p("hvb.", "vault-token", alnum_dash, 24, 400, Entropy),
     p("AGE-SECRET-KEY-1", "age-secret-key", upper_digit, 58, 58, Plain),
     p("dckr_pat_", "dockerhub-token", alnum_dash, 27, 27, Entropy),
     p("figd_", "figma-token", alnum_dash, 40, 50, Entropy),
@@ -176,13 +183,16 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("sgp_", "sourcegraph-token", alnum_under, 40, 70, Entropy),
     p("nfp_", "netlify-token", alnum, 36, 40, Entropy),
     p("FLWSECK-", "flutterwave-secret-key", alnum_dash, 32, 40, Entropy),
-    p("AccountKey=", "azure-storage-key", base64ish, 86, 90, Plain),
+    p("AccountKey=", "azure-storage-key", base64ish, 40, 100, Entropy),
     p("SharedAccessKey=", "azure-shared-access-key", base64ish, 40, 50, Entropy),
     p("discord.com/api/webhooks/", "discord-webhook-url", slack_path_dash, 70, 140, Plain),
     p("discordapp.com/api/webhooks/", "discord-webhook-url", slack_path_dash, 70, 140, Plain),
     p("PuTTY-User-Key-File-", "private-key", alnum_dash_colon, 1, 120, Plain),
 ];
 
+fn teams_path(b: u8) -> bool {
+    slack_path(b) || b == b'-' || b == b'@'
+}
 fn slack_path_dash(b: u8) -> bool {
     slack_path(b) || b == b'-' || b == b'_'
 }
@@ -204,6 +214,8 @@ pub(crate) enum Special {
     AzureAdSecret,
     TelegramBot,
     MailchimpKey,
+    AzureDevopsPat,
+    NetworkCredential,
 }
 
 pub(crate) static SPECIAL: &[(&str, Special)] = &[
@@ -215,6 +227,8 @@ pub(crate) static SPECIAL: &[(&str, Special)] = &[
     ("Q~", Special::AzureAdSecret),
     (":AA", Special::TelegramBot),
     ("-us", Special::MailchimpKey),
+    ("AZDO", Special::AzureDevopsPat),
+    ("NetworkCredential(", Special::NetworkCredential),
 ];
 
 /// Keys whose values are digests by contract, never secrets (the result
@@ -423,7 +437,7 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         "path", "expires", "expiry", "expiration", "ttl", "field", "format", "version", "algorithm", "alg",
         "policy", "rotation", "created", "updated", "last", "hint", "label", "description", "required",
         "enabled", "mode", "kind", "endpoint", "host", "user", "username", "email", "input", "output", "prompt",
-        "completion", "total", "budget", "window", "cache", "estimate", "location", "arn", "ref", "vault",
+        "completion", "total", "budget", "window", "cache", "estimate", "location", "arn", "ref",
         "store", "manager", "env", "var", "header", "param", "policy", "scope", "scopes", "method", "strategy",
         "provider", "issuer", "audience", "lifetime", "validity", "reset", "min", "pattern", "regex", "sort",
         "partition", "foreign", "primary", "idempotency", "cache", "keyboard", "keys", "monkey", "turkey",
@@ -483,6 +497,17 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
         i += 1;
     }
     if i >= text.len() {
+        return;
+    }
+    if i > key_start + key.len() && matches!(key, b"password" | b"passwd") && text[i].is_ascii_alphanumeric() {
+        // netrc: `password <value>` (whitespace only), so the value must look generated.
+        let start = i;
+        while i < text.len() && !text[i].is_ascii_whitespace() && i - start <= 256 {
+            i += 1;
+        }
+        if random_enough(&text[start..i]) && !is_placeholder(&text[start..i]) {
+            push(hits, "secret-assignment", start, i);
+        }
         return;
     }
     match text[i] {
@@ -574,7 +599,7 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
         return false;
     }
     if !(value[0].is_ascii_alphanumeric() || matches!(value[0], b'+' | b'*' | b'&' | b'^' | b'_'))
-        || value.iter().filter(|&&b| b == b'/').count() >= 2
+        || value.iter().filter(|&&b| b == b'/').count() >= 2 && entropy(value) < 4.2
         || value.ends_with(b":")
         || value.iter().all(u8::is_ascii_digit)
         || value.contains(&b' ')
@@ -655,6 +680,33 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
             let end = run_end(text, f.end, alnum_dash, 40);
             if end - f.end == 33 {
                 push(hits, "telegram-bot-token", start, end);
+            }
+        }
+        Special::AzureDevopsPat => {
+            // 84 characters with `AZDO` at 76.
+            if f.start < 76 || &text[f.start..f.end] != b"AZDO" {
+                return;
+            }
+            let start = f.start - 76;
+            let end = f.end + 4;
+            if end <= text.len()
+                && text[start..end].iter().all(u8::is_ascii_alphanumeric)
+                && before_ok(text, start)
+                && text.get(end).is_none_or(|b| !b.is_ascii_alphanumeric())
+                && random_enough(&text[start..f.start])
+            {
+                push(hits, "azure-devops-pat", start, end);
+            }
+        }
+        Special::NetworkCredential => {
+            // NetworkCredential("user", "password"): the second string.
+            let rest = &text[f.end..(f.end + 300).min(text.len())];
+            let quotes: Vec<usize> = rest.iter().enumerate().filter(|(_, &b)| b == b'"').map(|(i, _)| i).take(4).collect();
+            if quotes.len() == 4 && rest[quotes[1] + 1..quotes[2]].iter().all(|&b| b == b' ' || b == b',') {
+                let value = &rest[quotes[2] + 1..quotes[3]];
+                if value_is_secret(value, KeyKind::Password) || random_enough(value) && !is_placeholder(value) {
+                    push(hits, "secret-assignment", f.end + quotes[2] + 1, f.end + quotes[3]);
+                }
             }
         }
         Special::MailchimpKey => {
