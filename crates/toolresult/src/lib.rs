@@ -36,6 +36,7 @@ pub mod convert;
 pub mod definition;
 #[cfg(feature = "std")]
 pub mod diff;
+pub mod document;
 pub mod issue;
 pub mod json;
 pub mod language;

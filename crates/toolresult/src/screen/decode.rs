@@ -134,7 +134,7 @@ fn percent_run(t: &[u8], start: usize) -> Option<Layer> {
     let mut bytes = Vec::new();
     while i < t.len() && bytes.len() < MAX_DECODED {
         let b = t[i];
-        if b == b'%' && i + 2 < t.len() + 0 && t.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && t.get(i + 2).is_some_and(u8::is_ascii_hexdigit) {
+        if b == b'%' && t.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && t.get(i + 2).is_some_and(u8::is_ascii_hexdigit) {
             bytes.push(hex_val(t[i + 1]) << 4 | hex_val(t[i + 2]));
             escapes += 1;
             i += 3;
@@ -152,7 +152,7 @@ fn percent_run(t: &[u8], start: usize) -> Option<Layer> {
 fn escaped_hex_run(t: &[u8], start: usize) -> Option<Layer> {
     let mut i = start;
     let mut bytes = Vec::new();
-    while i + 3 < t.len() + 0 && t[i] == b'\\' && t[i + 1] == b'x' && t[i + 2].is_ascii_hexdigit() && t[i + 3].is_ascii_hexdigit() {
+    while i + 3 < t.len() && t[i] == b'\\' && t[i + 1] == b'x' && t[i + 2].is_ascii_hexdigit() && t[i + 3].is_ascii_hexdigit() {
         bytes.push(hex_val(t[i + 2]) << 4 | hex_val(t[i + 3]));
         i += 4;
         if bytes.len() >= MAX_DECODED {

@@ -389,7 +389,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let by = word_before(t, f.start).map(|(_, w)| w);
                 let own = by.as_deref().is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
                 let task = t[f.start..f.end].eq_ignore_ascii_case(b"new task");
-                if (framed || own) && !(task && !matches!(next, Some(b':'))) && !reported(t, f.start, f.end) {
+                if (framed || own) && (!task || next == Some(b':')) && !reported(t, f.start, f.end) {
                     push(hits, Category::PolicyChange, "new-instructions", f.start, f.end);
                 }
             }
@@ -462,7 +462,6 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     push(hits, Category::PolicyChange, "conceal-from-user", f.start, f.end);
                 }
             }
-            T::PseudoTag | T::ChatToken | T::Imperative => {}
         }
     }
 }

@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 use base64::Engine as _;
 
-use super::keywords::{Found, Keywords};
+use super::keywords::Found;
 use super::{Category, Hit};
 
 type Class = fn(u8) -> bool;
@@ -331,12 +331,7 @@ fn github_crc_ok(body: &[u8]) -> bool {
     out == body[30..]
 }
 
-/// Secrets in one string (original text, byte offsets).
-pub(crate) fn scan(s: &str, keywords: &Keywords, hits: &mut Vec<Hit>) {
-    let found = keywords.find(s);
-    scan_found(s, &found, hits);
-}
-
+/// Secrets in one string (byte offsets), from the keyword hits of the shared pass.
 pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
     let text = s.as_bytes();
     let first = hits.len();
@@ -756,12 +751,10 @@ fn jwt(text: &[u8], start: usize, hits: &mut Vec<Hit>) {
     if p_end - (h_end + 1) < 4 {
         return;
     }
-    let mut end = p_end;
-    if p_end < text.len() && text[p_end] == b'.' {
-        end = seg(p_end + 1);
-    } else {
+    if p_end >= text.len() || text[p_end] != b'.' {
         return;
     }
+    let end = seg(p_end + 1);
     let header = b64url_decode(&text[start..h_end]);
     let payload = b64url_decode(&text[h_end + 1..p_end]);
     let is_object = |b: &Option<Vec<u8>>| {
