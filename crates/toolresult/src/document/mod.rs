@@ -15,9 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::screen::{Finding, Screener, Verdict};
-use crate::tool_metadata::ToolMetadata;
 use crate::truncate::{sha256_hex, DEFAULT_MAX_LINES};
-use crate::ToolResult;
 
 /// The six required sections, in order.
 pub const SECTIONS: [&str; 6] = ["Summary", "Provenance", "Outputs", "Stdout", "Stderr", "Safety Notes"];
@@ -273,9 +271,20 @@ fn stream(text: &str, max_lines: usize) -> Stream {
     Stream { shown, dropped, total_lines, sha256: sha256_hex(text.as_bytes()) }
 }
 
-/// Writes the result document for a ToolResult.
-pub fn render_result_document(result: &ToolResult, provenance: &DocumentProvenance) -> Result<RenderedDocument, Vec<DocumentIssue>> {
+/// Writes the result document for a ToolResult given as JSON data. The
+/// result is read as JSON (not deserialized into [`crate::ToolResult`]) so
+/// the browser's small wasm module need not carry every metadata type's
+/// deserializer; validate it first (`Validator::check_value`).
+pub fn render_result_document(result: &Value, provenance: &DocumentProvenance) -> Result<RenderedDocument, Vec<DocumentIssue>> {
     let mut issues = Vec::new();
+    let str_at = |pointer: &str| result.pointer(pointer).and_then(Value::as_str).map(str::to_string);
+    let tool_name = str_at("/input/tool_name").unwrap_or_default();
+    let status = str_at("/status").unwrap_or_default();
+    let completed_at = str_at("/metadata/completed_at").unwrap_or_default();
+    let execution_id = str_at("/metadata/execution_id").unwrap_or_default();
+    let duration_ms = result.pointer("/metadata/duration_ms").and_then(Value::as_f64).unwrap_or(0.0);
+    let bash = result.get("tool_metadata").filter(|m| m.get("kind").and_then(Value::as_str) == Some("bash"));
+    let bash_str = |k: &str| bash.and_then(|b| b.get(k)).and_then(Value::as_str).map(str::to_string);
     if provenance.backend.trim().is_empty() {
         issues.push(issue(DocumentIssueCode::InvalidProvenance, 0, "/backend", "backend is required"));
     }
@@ -286,7 +295,7 @@ pub fn render_result_document(result: &ToolResult, provenance: &DocumentProvenan
     if network_used == "none" && !provenance.network_destinations.is_empty() {
         issues.push(issue(DocumentIssueCode::DestinationsWithoutNetwork, 0, "/network_destinations", "network_used is `none` but destinations are listed"));
     }
-    let created = provenance.created_utc.clone().unwrap_or_else(|| result.metadata.completed_at.clone());
+    let created = provenance.created_utc.clone().unwrap_or(completed_at);
     let created_utc = match crate::parse_timestamp(&created) {
         Some(t) => {
             let t = t.to_offset(time::UtcOffset::UTC);
@@ -321,23 +330,23 @@ pub fn render_result_document(result: &ToolResult, provenance: &DocumentProvenan
         return Err(issues);
     }
 
-    let bash = match &result.tool_metadata {
-        Some(ToolMetadata::Bash(b)) => Some(b),
-        _ => None,
-    };
-    let command = provenance.command.clone().or_else(|| bash.map(|b| b.command.clone())).unwrap_or_else(|| {
-        format!("{} {}", result.input.tool_name, serde_json::to_string(&result.input.parameters).unwrap_or_default())
+    let command = provenance.command.clone().or_else(|| bash_str("command")).unwrap_or_else(|| {
+        let params = result.pointer("/input/parameters").map(|p| serde_json::to_string(p).unwrap_or_default()).unwrap_or_default();
+        format!("{tool_name} {params}")
     });
-    let output_text = match &result.output {
+    let output_text = match result.get("output") {
         Some(Value::String(s)) => s.clone(),
-        Some(v) => serde_json::to_string_pretty(v).unwrap_or_default(),
-        None => String::new(),
+        Some(Value::Null) | None => String::new(),
+        Some(v) => serde_json::to_string(v).unwrap_or_default(),
     };
-    let stdout_text = provenance.stdout.clone().or_else(|| bash.and_then(|b| b.stdout.clone().or_else(|| b.output.clone()))).unwrap_or(output_text);
-    let stderr_text = provenance.stderr.clone().or_else(|| bash.and_then(|b| b.stderr.clone())).or_else(|| result.error_message.clone()).unwrap_or_default();
-    let success = result.status.is_success();
-    let exit_code = provenance.exit_code.or_else(|| bash.and_then(|b| b.exit_code)).unwrap_or(if success { 0 } else { 1 });
-    let runtime_sec = provenance.runtime_sec.unwrap_or(result.metadata.duration_ms / 1000.0);
+    let stdout_text = provenance.stdout.clone().or_else(|| bash_str("stdout").or_else(|| bash_str("output"))).unwrap_or(output_text);
+    let stderr_text = provenance.stderr.clone().or_else(|| bash_str("stderr")).or_else(|| str_at("/error_message")).unwrap_or_default();
+    let success = status == "success";
+    let exit_code = provenance
+        .exit_code
+        .or_else(|| bash.and_then(|b| b.get("exit_code")).and_then(Value::as_i64))
+        .unwrap_or(if success { 0 } else { 1 });
+    let runtime_sec = provenance.runtime_sec.unwrap_or(duration_ms / 1000.0);
     let max_lines = provenance.max_lines.unwrap_or(DEFAULT_MAX_LINES);
     let executor = provenance.executor.clone().unwrap_or_else(|| "tool-exec".to_string());
 
@@ -391,11 +400,11 @@ pub fn render_result_document(result: &ToolResult, provenance: &DocumentProvenan
     let mut doc = fm;
     let names: Vec<&str> = artifacts.iter().map(|(p, _, _)| p.as_str()).collect();
     doc.push_str("\n## Summary\n\n");
-    doc.push_str(&format!("- What ran: `{}` via {}\n", inline(&result.input.tool_name), inline(&provenance.backend)));
+    doc.push_str(&format!("- What ran: `{}` via {}\n", inline(&tool_name), inline(&provenance.backend)));
     doc.push_str(&format!(
         "- Succeeded: {} (status `{}`, exit code {exit_code})\n",
         if success { "yes" } else { "no" },
-        result.status.as_str()
+        inline(&status)
     ));
     doc.push_str(&format!(
         "- Outputs: {}\n",
@@ -413,7 +422,7 @@ pub fn render_result_document(result: &ToolResult, provenance: &DocumentProvenan
         _ => "none recorded".to_string(),
     };
     doc.push_str(&format!("- Resource limits: {limits}\n"));
-    doc.push_str(&format!("- Execution id: {}\n", inline(&result.metadata.execution_id)));
+    doc.push_str(&format!("- Execution id: {}\n", inline(&execution_id)));
     doc.push_str("\n## Outputs\n\n");
     if artifacts.is_empty() {
         doc.push_str("None.\n");
@@ -719,11 +728,13 @@ fn check_sections(sections: &[Section], fm: &Map<String, Value>, issues: &mut Ve
     }
 }
 
-/// A file given to [`check_result_document`] to verify a sha256 against.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProvidedFile<'a> {
-    pub path: &'a str,
-    pub bytes: &'a [u8],
+/// A file given to [`check_result_document`]: its path and the sha256 of its
+/// bytes (hashed by the caller, which holds the bytes).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ProvidedFile {
+    pub path: String,
+    pub sha256: String,
 }
 
 /// ACCEPT or REJECT, with every reason.
@@ -742,14 +753,14 @@ pub struct DocumentCheck {
     pub document: ResultDocument,
 }
 
-fn file_matches(files: &[ProvidedFile<'_>], path: &str) -> Option<usize> {
+fn file_matches(files: &[ProvidedFile], path: &str) -> Option<usize> {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    files.iter().position(|f| f.path == path).or_else(|| files.iter().position(|f| base(f.path) == base(path)))
+    files.iter().position(|f| f.path == path).or_else(|| files.iter().position(|f| base(&f.path) == base(path)))
 }
 
 /// Parses, verifies every sha256 it can against `files`, screens the whole
 /// text, and decides.
-pub fn check_result_document(text: &str, files: &[ProvidedFile<'_>], screener: &Screener) -> DocumentCheck {
+pub fn check_result_document(text: &str, files: &[ProvidedFile], screener: &Screener) -> DocumentCheck {
     let parsed = parse_result_document(text);
     let mut reasons = parsed.issues;
     let mut verified = Vec::new();
@@ -766,7 +777,7 @@ pub fn check_result_document(text: &str, files: &[ProvidedFile<'_>], screener: &
     for (path, sha, pointer) in &expected {
         match file_matches(files, path) {
             Some(k) => {
-                if sha256_hex(files[k].bytes).eq_ignore_ascii_case(sha) {
+                if files[k].sha256.eq_ignore_ascii_case(sha) {
                     verified.push(path.clone());
                 } else {
                     reasons.push(issue(DocumentIssueCode::Sha256Mismatch, 1, pointer, format!("`{path}` does not have the sha256 the document records")));

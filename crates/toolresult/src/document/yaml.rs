@@ -263,7 +263,8 @@ fn plain(t: &str) -> Value {
         if let Ok(i) = body.parse::<i64>() {
             return Value::Number(i.into());
         }
-        if let Some(n) = body.parse::<f64>().ok().and_then(Number::from_f64) {
+        // serde_json's number parser (already linked) rather than core's.
+        if let Ok(n) = serde_json::from_str::<Number>(body) {
             return Value::Number(n);
         }
     }

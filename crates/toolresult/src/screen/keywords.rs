@@ -2,7 +2,9 @@
 //! insensitive), so a string is read once whatever the number of rules; each
 //! hit names the matcher that confirms it.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::{Automaton, OverlappingState};
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Input, MatchKind};
 use alloc::vec::Vec;
 
 use super::{instructions, payload, secrets};
@@ -25,10 +27,18 @@ pub(crate) struct Found {
     pub end: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct Keywords {
-    automaton: AhoCorasick,
+    /// A DFA: one table lookup per byte (the screen reads every byte of every
+    /// result). Built directly, so the other automaton kinds are not linked.
+    automaton: DFA,
     kinds: Vec<Kw>,
+}
+
+impl core::fmt::Debug for Keywords {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Keywords({} patterns)", self.kinds.len())
+    }
 }
 
 impl Keywords {
@@ -55,11 +65,9 @@ impl Keywords {
             patterns.push(word);
             kinds.push(Kw::Instruction(trigger));
         }
-        let automaton = AhoCorasickBuilder::new()
+        let automaton = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            // A DFA: one table lookup per byte (the screen reads every byte of every result).
-            .kind(Some(AhoCorasickKind::DFA))
             .build(&patterns)
             .expect("the keyword table is small and valid");
         Keywords { automaton, kinds }
@@ -67,13 +75,14 @@ impl Keywords {
 
     /// Every keyword occurrence, overlapping ones included, in order of end.
     pub fn find(&self, text: &str) -> Vec<Found> {
-        self.automaton
-            .find_overlapping_iter(text)
-            .map(|m| Found {
-                kw: self.kinds[m.pattern().as_usize()],
-                start: m.start(),
-                end: m.end(),
-            })
-            .collect()
+        let input = Input::new(text);
+        let mut state = OverlappingState::start();
+        let mut out = Vec::new();
+        // A DFA built from a valid table never fails an unanchored search.
+        while self.automaton.try_find_overlapping(&input, &mut state).is_ok() {
+            let Some(m) = state.get_match() else { break };
+            out.push(Found { kw: self.kinds[m.pattern().as_usize()], start: m.start(), end: m.end() });
+        }
+        out
     }
 }

@@ -19,6 +19,7 @@
 //! ```
 
 mod decode;
+mod fold_table;
 mod hidden;
 mod instructions;
 mod keywords;

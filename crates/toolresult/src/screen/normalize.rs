@@ -1,14 +1,24 @@
 //! Text as the rules read it (docs/screen.md §6): invisible characters
-//! removed, compatibility forms decomposed (NFKD, so full-width and styled
-//! letters become ASCII) with combining marks dropped, and look-alike
-//! Cyrillic and Greek letters folded to Latin. Offsets map back to the
-//! original string. ASCII text is read as it is, with no copy.
+//! removed, compatibility forms folded to ASCII (NFKC's mapping for every
+//! character that becomes one ASCII character: full-width, mathematical and
+//! enclosed letters, accented Latin; see `fold_table.rs`), combining marks
+//! dropped, and look-alike Cyrillic and Greek letters folded to Latin.
+//! Offsets map back to the original string. ASCII text is read as it is.
 
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::fold_table::FOLD_RUNS;
 use super::hidden::{is_invisible, is_tag};
+
+/// The ASCII character NFKC (without marks) makes of `c`, if it makes one.
+fn fold(c: char) -> Option<char> {
+    let cp = c as u32;
+    let i = FOLD_RUNS.partition_point(|&(start, _, _)| start <= cp).checked_sub(1)?;
+    let (start, len, ascii) = FOLD_RUNS[i];
+    (cp < start + u32::from(len)).then(|| char::from(ascii + (cp - start) as u8))
+}
 
 pub(crate) struct TagText {
     pub text: String,
@@ -74,15 +84,10 @@ impl<'a> Normalized<'a> {
                     t.text.push(ascii as u8 as char);
                 }
             } else if !is_invisible(c) {
-                let mut emit = |d: char| {
-                    if !is_combining_mark(d) {
-                        text.push(confusable(d).unwrap_or(d));
-                    }
-                };
-                if let Some(folded) = confusable(c) {
-                    emit(folded);
-                } else {
-                    unicode_normalization::char::decompose_compatible(c, &mut emit);
+                if let Some(folded) = confusable(c).or_else(|| fold(c)) {
+                    text.push(folded);
+                } else if !is_combining_mark(c) {
+                    text.push(c);
                 }
             }
             map.push((at as u32, i as u32, true));
