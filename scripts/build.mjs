@@ -12,6 +12,8 @@ import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 const MODULES = [
   { crate: 'toolresult-wasm', name: 'toolresult_wasm' },
   { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm' },
+  // The safety screen and the result document: loaded by code that screens.
+  { crate: 'toolresult-screen-wasm', name: 'toolresult_screen_wasm' },
 ];
 const srcWasm = path.join(pkgDir, 'src', 'wasm');
 const dist = path.join(pkgDir, 'dist');

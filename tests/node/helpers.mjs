@@ -32,6 +32,7 @@ async function load() {
   const wasmDir = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web');
   await web.init(readFileSync(path.join(wasmDir, 'toolresult_wasm_bg.wasm')));
   await web.loadSchemaEngine(readFileSync(path.join(wasmDir, 'toolresult_schema_wasm_bg.wasm')));
+  await web.loadScreen(readFileSync(path.join(wasmDir, 'toolresult_screen_wasm_bg.wasm')));
   return web;
 }
 

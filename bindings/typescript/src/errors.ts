@@ -26,7 +26,12 @@ export type ToolResultErrorCode =
   | 'schema_too_new'
   | 'schema_outdated'
   | 'store_closed'
-  | 'missing_dependency';
+  | 'missing_dependency'
+  | 'invalid_document'
+  | 'invalid_provenance'
+  | 'unsafe_output'
+  | 'unscreened_result'
+  | 'inbox_conflict';
 
 /**
  * What every fallible call that does not throw returns (validation, wasm

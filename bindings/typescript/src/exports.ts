@@ -9,6 +9,8 @@ export * from './reference.js';
 export * from './convert.js';
 export * from './render.js';
 export * from './dom.js';
+export * from './screen.js';
+export * from './document.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { Outcome, ToolResultErrorCode } from './errors.js';
 export type * from './generated/types.js';

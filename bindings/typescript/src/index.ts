@@ -1,10 +1,22 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
 import * as bindings from './wasm/node/toolresult_wasm.js';
-import { installWasm, schemaEngine, type SchemaWasm } from './runtime.js';
+import { installWasm, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm } from './runtime.js';
 
 installWasm(bindings);
 // The JSON Schema engine is a module of its own, required on first use only.
 schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
+// So is the screen module (safety screen, result document).
+screenModule.setLoader(() => require('./wasm/node/toolresult_screen_wasm.js') as ScreenWasm);
+
+/** Loads the screen module now instead of on first use (browsers must await it). */
+export function loadScreen(): Promise<void> {
+  try {
+    screenModule.bindings();
+    return Promise.resolve();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
 
 /**
  * Loads the tools module (JSON Schema engine, result store, references) now

@@ -1,6 +1,6 @@
-// Writing input into a wasm module's reusable input buffer (both modules have
+// Writing input into a wasm module's reusable input buffer (every module has
 // one: crates/toolresult-wasm-io).
-import { core, schemaEngine, type WasmModule } from './runtime.js';
+import { core, schemaEngine, screenModule, type WasmModule } from './runtime.js';
 
 /** What a module exports for its input buffer. */
 interface InputBuffer {
@@ -51,6 +51,7 @@ class InputWriter {
 
 const coreInput = new InputWriter(core as WasmModule<unknown>);
 const engineInput = new InputWriter(schemaEngine as WasmModule<unknown>);
+const screenInput = new InputWriter(screenModule as WasmModule<unknown>);
 
 /** Writes into the envelope module's input buffer; returns the byte length. */
 export function writeInput(w: InputBuffer, input: string | Uint8Array): number {
@@ -60,4 +61,9 @@ export function writeInput(w: InputBuffer, input: string | Uint8Array): number {
 /** Writes into the tools module's input buffer; returns the byte length. */
 export function writeEngineInput(w: InputBuffer, input: string | Uint8Array): number {
   return engineInput.write(w, input);
+}
+
+/** Writes into the screen module's input buffer; returns the byte length. */
+export function writeScreenInput(w: InputBuffer, input: string | Uint8Array): number {
+  return screenInput.write(w, input);
 }

@@ -6,6 +6,7 @@ import { ToolResultError } from './errors.js';
 
 export type Wasm = typeof import('./wasm/node/toolresult_wasm.js');
 export type SchemaWasm = typeof import('./wasm/node/toolresult_schema_wasm.js');
+export type ScreenWasm = typeof import('./wasm/node/toolresult_screen_wasm.js');
 
 let traps = 0;
 
@@ -107,6 +108,14 @@ export const core = new WasmModule<Wasm>('toolresult is not initialized: await i
  */
 export const schemaEngine = new WasmModule<SchemaWasm>(
   'the tools module (JSON Schema engine, result store, references) is not loaded: await loadSchemaEngine() from "toolresult/web" first',
+);
+
+/**
+ * The screen module: the safety screen and the result document (docs/screen.md,
+ * docs/document.md). Loaded on first use (Node) or by `loadScreen()` (browsers).
+ */
+export const screenModule = new WasmModule<ScreenWasm>(
+  'the screen module (safety screen, result document) is not loaded: await loadScreen() from "toolresult/web" first',
 );
 
 export function installWasm(bindings: Wasm): void {

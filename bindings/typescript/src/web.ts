@@ -2,10 +2,11 @@
 // and `await loadSchemaEngine()` before compiling JSON Schemas.
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
-import { installWasm, schemaEngine } from './runtime.js';
+import { installWasm, schemaEngine, screenModule } from './runtime.js';
 
 let ready: Promise<void> | undefined;
 let schemaReady: Promise<void> | undefined;
+let screenReady: Promise<void> | undefined;
 
 /**
  * Loads and instantiates the wasm module. By default it is fetched from next to
@@ -41,6 +42,26 @@ export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>
       throw e;
     });
   return schemaReady;
+}
+
+/**
+ * Loads the screen module, a separate wasm module (fetched from next to this
+ * file unless given a URL, Response, bytes or module) that holds the safety
+ * screen (`screen`, `redactSecrets`) and the result document
+ * (`renderResultDocument`, `parseResultDocument`, `checkResultDocument`).
+ * Safe to call more than once; a failed load can be retried.
+ */
+export function loadScreen(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
+  screenReady ??= import('./wasm/web/toolresult_screen_wasm.js')
+    .then(async (m) => {
+      await m.default(module_or_path === undefined ? undefined : { module_or_path });
+      screenModule.install(m);
+    })
+    .catch((e: unknown) => {
+      screenReady = undefined;
+      throw e;
+    });
+  return screenReady;
 }
 
 /** Whether the JSON Schema engine module has been loaded (diagnostics). */

@@ -11,6 +11,11 @@ use toolresult::store::{
     Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
     StoredMeta,
 };
+use toolresult::document::{
+    ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance, ParsedDocument,
+    ProvidedFile, RenderedDocument,
+};
+use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
 use toolresult::ToolResultReference;
 use toolresult::{
     AgentResult, Issue, IssueCode, IssueLevel, SchemaIssue, StatusInfo, ToolDefinition, ToolResult,
@@ -86,6 +91,17 @@ fn api_types() -> Value {
     generator.subschema_for::<HistoryBounds>();
     generator.subschema_for::<Change>();
     generator.subschema_for::<SourceShape>();
+    generator.subschema_for::<ScreenOptions>();
+    generator.subschema_for::<AllowRule>();
+    generator.subschema_for::<ScreenReport>();
+    generator.subschema_for::<DocumentIssue>();
+    generator.subschema_for::<DocumentIssueCode>();
+    generator.subschema_for::<ParsedDocument>();
+    generator.subschema_for::<DocumentCheck>();
+    generator.subschema_for::<RenderedDocument>();
+    generator.subschema_for::<DocumentProvenance>();
+    generator.subschema_for::<ArtifactInput>();
+    generator.subschema_for::<ProvidedFile>();
     let mut defs = Value::Object(generator.take_definitions(true));
     tidy(&mut defs);
     serde_json::json!({

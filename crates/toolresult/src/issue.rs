@@ -123,6 +123,7 @@ issue_codes! {
     AmbiguousShape = "ambiguous_shape", Input, "The input is none of the shapes normalize knows (AgentResult, TaskResult, AgentMessage; or the conversion's source shape).";
     StoreConflict = "store_conflict", Input, "A different result is already stored under this execution_id or tool_call_id; stored results are never overwritten.";
     ChecksumMismatch = "checksum_mismatch", Input, "A stored result no longer matches the sha256 it was stored with (the store's data was changed outside the store).";
+    UnsafeOutput = "unsafe_output", Meaning, "The safety screen rejected the result: it carries a secret, an executable payload, a policy-change claim, a fetch/execute instruction or hidden text (docs/screen.md).";
     TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
 }
 

@@ -719,6 +719,7 @@ export type IssueCode =
   | "ambiguous_shape"
   | "store_conflict"
   | "checksum_mismatch"
+  | "unsafe_output"
   | "too_many_issues";
 
 /**
@@ -1095,3 +1096,324 @@ export type ChangeKind = "mapped" | "derived" | "assumed" | "preserved" | "unwra
  * What `normalize` detected.
  */
 export type SourceShape = "agent_result" | "task_result" | "agent_message";
+
+/**
+ * Options of the screen.
+ */
+export interface ScreenOptions {
+  policy?: ScreenPolicy;
+  allow?: AllowRule[];
+  /**
+   * The tool that produced the input, for `allow` entries naming a tool.
+   * When a ToolResult is screened, its `tool_name` is used if this is unset.
+   */
+  tool_name?: string | null;
+  /**
+   * At most this many findings are listed (default 100); the verdict
+   * still counts every one, and `findings_truncated` says some were left out.
+   */
+  max_findings?: number;
+}
+
+/**
+ * Per-category actions. Every category defaults to `reject`.
+ */
+export interface ScreenPolicy {
+  /**
+   * What the policy does with a category's findings.
+   */
+  secret?: "reject" | "flag" | "off";
+  /**
+   * What the policy does with a category's findings.
+   */
+  executable_payload?: "reject" | "flag" | "off";
+  /**
+   * What the policy does with a category's findings.
+   */
+  policy_change?: "reject" | "flag" | "off";
+  /**
+   * What the policy does with a category's findings.
+   */
+  fetch_execute_instruction?: "reject" | "flag" | "off";
+  /**
+   * What the policy does with a category's findings.
+   */
+  hidden_text?: "reject" | "flag" | "off";
+}
+
+/**
+ * What the policy does with a category's findings.
+ */
+export type ScreenAction = "reject" | "flag" | "off";
+
+/**
+ * An allowlist entry: a finding is dropped when every field given matches.
+ * `path` matches that JSON Pointer and everything below it.
+ */
+export interface AllowRule {
+  rule?: string | null;
+  path?: string | null;
+  tool?: string | null;
+  category?: ScreenCategory | null;
+}
+
+/**
+ * Why a finding was made.
+ */
+export type ScreenCategory =
+  "secret" | "executable_payload" | "policy_change" | "fetch_execute_instruction" | "hidden_text";
+
+/**
+ * What [`Screener::screen_text`] and [`Screener::screen_value`] return.
+ */
+export interface ScreenReport {
+  verdict: ScreenVerdict;
+  findings: ScreenFinding[];
+  /**
+   * True when more findings were made than `max_findings` lists.
+   */
+  findings_truncated: boolean;
+  /**
+   * Categories with at least one finding whose action is `reject`.
+   */
+  rejected_categories: ScreenCategory[];
+}
+
+/**
+ * The verdict of the screen.
+ */
+export type ScreenVerdict = "accept" | "reject";
+
+/**
+ * One reason.
+ */
+export interface ScreenFinding {
+  category: ScreenCategory;
+  /**
+   * A stable rule id, e.g. `github-token`, `ignore-previous-instructions`.
+   */
+  rule: string;
+  /**
+   * JSON Pointer of the string (`""` for plain text). A finding in an
+   * object key points at that member.
+   */
+  path: string;
+  /**
+   * UTF-16 offsets of the match in that string (what JS `slice` takes).
+   */
+  start: number;
+  end: number;
+  /**
+   * The match with a little context; secrets redacted, controls escaped.
+   */
+  excerpt: string;
+  /**
+   * `reject` or `flag`.
+   */
+  action: "reject" | "flag" | "off";
+}
+
+/**
+ * One problem in a document: a code, the 1-based line, a JSON Pointer into
+ * the front matter where one applies, and a message.
+ */
+export interface DocumentIssue {
+  code: DocumentIssueCode;
+  line: number;
+  path: string;
+  message: string;
+}
+
+/**
+ * Stable codes of document issues.
+ */
+export type DocumentIssueCode =
+  | "front_matter_missing"
+  | "yaml_syntax"
+  | "yaml_unsupported"
+  | "multiple_documents"
+  | "duplicate_key"
+  | "missing_field"
+  | "wrong_type"
+  | "invalid_value"
+  | "invalid_sha256"
+  | "destinations_without_network"
+  | "result_id_mismatch"
+  | "section_missing"
+  | "section_out_of_order"
+  | "section_duplicated"
+  | "stream_too_long"
+  | "truncation_note_missing"
+  | "safety_statement_missing"
+  | "provenance_incomplete"
+  | "sha256_mismatch"
+  | "artifact_not_provided"
+  | "unsafe_content"
+  | "invalid_provenance";
+
+/**
+ * What [`parse_result_document`] returns: the document as far as it could be
+ * read, and every issue (none when `ok`).
+ */
+export interface ParsedDocument {
+  ok: boolean;
+  value: ResultDocument;
+  issues: DocumentIssue[];
+}
+
+/**
+ * A parsed document.
+ */
+export interface ResultDocument {
+  front_matter: {
+    [k: string]: unknown;
+  };
+  sections: DocumentSection[];
+}
+
+/**
+ * A section: its title, the line of its heading, and its body.
+ */
+export interface DocumentSection {
+  title: string;
+  line: number;
+  body: string;
+}
+
+/**
+ * ACCEPT or REJECT, with every reason.
+ */
+export interface DocumentCheck {
+  verdict: ScreenVerdict;
+  /**
+   * Structure, hash and screen problems that reject the document.
+   */
+  reasons: DocumentIssue[];
+  /**
+   * The screen's findings (with their offsets in the document text).
+   */
+  findings: ScreenFinding[];
+  /**
+   * Artifacts whose sha256 was verified against a file given.
+   */
+  verified: string[];
+  /**
+   * Artifacts listed but not given (not a reason to reject on its own).
+   */
+  unverified: string[];
+  document: ResultDocument;
+}
+
+/**
+ * What [`render_result_document`] returns.
+ */
+export interface RenderedDocument {
+  /**
+   * `TS-YYYYMMDD-HHMMSSZ-<request_id>.md`
+   */
+  name: string;
+  text: string;
+  /**
+   * Files to store next to the document.
+   */
+  artifacts: RenderedArtifact[];
+}
+
+/**
+ * A file the renderer produced besides the document (the full stdout or
+ * stderr when the document shows only its first lines).
+ */
+export interface RenderedArtifact {
+  path: string;
+  sha256: string;
+  content: string;
+}
+
+/**
+ * Where and how a result was produced: what the document's provenance
+ * fields need beyond the ToolResult.
+ */
+export interface DocumentProvenance {
+  /**
+   * Required: the request this result answers (`[A-Za-z0-9._-]`, used in the file name).
+   */
+  request_id?: string;
+  /**
+   * Default `tool-exec`.
+   */
+  executor?: string | null;
+  /**
+   * Required: the backend that ran the command (e.g. `ERA`).
+   */
+  backend?: string;
+  backend_version?: string | null;
+  /**
+   * The exact command; default: a Bash result's command, else the tool name and parameters.
+   */
+  command?: string | null;
+  /**
+   * Resource limits applied, e.g. `{"cpu_seconds": 30, "memory_mb": 512}`.
+   */
+  limits?: {
+    [k: string]: unknown;
+  } | null;
+  /**
+   * `none` (default) or `allowlist`.
+   */
+  network_used?: string | null;
+  network_destinations?: string[];
+  artifacts?: ArtifactInput[];
+  /**
+   * Default: the result's `completed_at`.
+   */
+  created_utc?: string | null;
+  /**
+   * Default: a Bash result's stdout, else the output as text.
+   */
+  stdout?: string | null;
+  /**
+   * Default: a Bash result's stderr, else the error message.
+   */
+  stderr?: string | null;
+  /**
+   * Default: a Bash result's exit code, else 0 on success and 1 otherwise.
+   */
+  exit_code?: number | null;
+  /**
+   * Default: the result's duration.
+   */
+  runtime_sec?: number | null;
+  /**
+   * Default "None observed".
+   */
+  unexpected_behavior?: string | null;
+  /**
+   * Default 200.
+   */
+  max_lines?: number | null;
+}
+
+/**
+ * An artifact listed in the front matter and under Outputs.
+ */
+export interface ArtifactInput {
+  path: string;
+  /**
+   * Given, or computed from `content`.
+   */
+  sha256?: string | null;
+  description?: string | null;
+  /**
+   * The artifact's text, to compute its sha256 (not written into the document).
+   */
+  content?: string | null;
+}
+
+/**
+ * A file given to [`check_result_document`]: its path and the sha256 of its
+ * bytes (hashed by the caller, which holds the bytes).
+ */
+export interface ProvidedFile {
+  path: string;
+  sha256: string;
+}

@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::screen::{Finding, Screener, Verdict};
+use crate::screen::{ScreenFinding, Screener, ScreenVerdict};
 use crate::truncate::{sha256_hex, DEFAULT_MAX_LINES};
 
 /// The six required sections, in order.
@@ -91,7 +91,7 @@ pub struct DocumentIssue {
 /// A section: its title, the line of its heading, and its body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Section {
+pub struct DocumentSection {
     pub title: String,
     pub line: usize,
     pub body: String,
@@ -102,7 +102,7 @@ pub struct Section {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResultDocument {
     pub front_matter: Map<String, Value>,
-    pub sections: Vec<Section>,
+    pub sections: Vec<DocumentSection>,
 }
 
 /// What [`parse_result_document`] returns: the document as far as it could be
@@ -621,8 +621,8 @@ fn check_front_matter(fm: &Map<String, Value>, issues: &mut Vec<DocumentIssue>) 
 }
 
 /// `## ` headings outside fenced code blocks.
-fn read_sections(lines: &[&str], from: usize) -> Vec<Section> {
-    let mut sections: Vec<Section> = Vec::new();
+fn read_sections(lines: &[&str], from: usize) -> Vec<DocumentSection> {
+    let mut sections: Vec<DocumentSection> = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
     for (i, line) in lines.iter().enumerate().skip(from) {
         let trimmed = line.trim_start_matches(' ');
@@ -640,7 +640,7 @@ fn read_sections(lines: &[&str], from: usize) -> Vec<Section> {
         }
         if fence.is_none() && indent < 4 {
             if let Some(title) = trimmed.strip_prefix("## ") {
-                sections.push(Section { title: title.trim().trim_end_matches('#').trim().to_string(), line: i + 1, body: String::new() });
+                sections.push(DocumentSection { title: title.trim().trim_end_matches('#').trim().to_string(), line: i + 1, body: String::new() });
                 continue;
             }
         }
@@ -669,12 +669,12 @@ fn fenced_lines(body: &str) -> Option<Vec<&str>> {
     Some(lines[open + 1..open + 1 + close].to_vec())
 }
 
-fn check_sections(sections: &[Section], fm: &Map<String, Value>, issues: &mut Vec<DocumentIssue>) {
+fn check_sections(sections: &[DocumentSection], fm: &Map<String, Value>, issues: &mut Vec<DocumentIssue>) {
     use DocumentIssueCode as C;
     let mut last_index = None::<usize>;
     let mut last_line = 1;
     for (k, name) in SECTIONS.iter().enumerate() {
-        let found: Vec<&Section> = sections.iter().filter(|s| s.title.eq_ignore_ascii_case(name)).collect();
+        let found: Vec<&DocumentSection> = sections.iter().filter(|s| s.title.eq_ignore_ascii_case(name)).collect();
         match found.first() {
             None => issues.push(issue(C::SectionMissing, last_line, "", format!("section `## {name}` is missing"))),
             Some(s) => {
@@ -741,11 +741,11 @@ pub struct ProvidedFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentCheck {
-    pub verdict: Verdict,
+    pub verdict: ScreenVerdict,
     /// Structure, hash and screen problems that reject the document.
     pub reasons: Vec<DocumentIssue>,
     /// The screen's findings (with their offsets in the document text).
-    pub findings: Vec<Finding>,
+    pub findings: Vec<ScreenFinding>,
     /// Artifacts whose sha256 was verified against a file given.
     pub verified: Vec<String>,
     /// Artifacts listed but not given (not a reason to reject on its own).
@@ -787,9 +787,9 @@ pub fn check_result_document(text: &str, files: &[ProvidedFile], screener: &Scre
         }
     }
     let report = screener.screen_text(text);
-    if report.verdict == Verdict::Reject {
+    if report.verdict == ScreenVerdict::Reject {
         let mut line_of = LineIndex::new(text);
-        for f in report.findings.iter().filter(|f| f.action == crate::screen::Action::Reject) {
+        for f in report.findings.iter().filter(|f| f.action == crate::screen::ScreenAction::Reject) {
             reasons.push(issue(
                 DocumentIssueCode::UnsafeContent,
                 line_of.line(f.start),
@@ -800,7 +800,7 @@ pub fn check_result_document(text: &str, files: &[ProvidedFile], screener: &Scre
     }
     reasons.sort_by_key(|r| r.line);
     DocumentCheck {
-        verdict: if reasons.is_empty() { Verdict::Accept } else { Verdict::Reject },
+        verdict: if reasons.is_empty() { ScreenVerdict::Accept } else { ScreenVerdict::Reject },
         reasons,
         findings: report.findings,
         verified,

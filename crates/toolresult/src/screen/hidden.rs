@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Category, Hit};
+use super::{ScreenCategory, Hit};
 
 /// Tag characters U+E0000–E007F spell ASCII invisibly.
 pub(crate) fn is_tag(c: char) -> bool {
@@ -57,7 +57,7 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
             let prev = s[..pos].chars().next_back();
             let flag = prev == Some('\u{1F3F4}') && last == '\u{E007F}' && end - pos <= 8 * 4;
             if !flag {
-                hits.push(Hit { category: Category::HiddenText, rule: "unicode-tag-characters", start: pos, end });
+                hits.push(Hit { category: ScreenCategory::HiddenText, rule: "unicode-tag-characters", start: pos, end });
             }
             i = end;
         } else if is_bidi_control(c) {
@@ -86,10 +86,10 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
 /// zero-width space between every letter is one reason, not twenty).
 fn push_merged(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
     if let Some(last) = hits.last_mut() {
-        if last.rule == rule && last.category == Category::HiddenText && last.end + 64 >= start {
+        if last.rule == rule && last.category == ScreenCategory::HiddenText && last.end + 64 >= start {
             last.end = end;
             return;
         }
     }
-    hits.push(Hit { category: Category::HiddenText, rule, start, end });
+    hits.push(Hit { category: ScreenCategory::HiddenText, rule, start, end });
 }

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
 use super::text::{sentence_end, sentence_start, word_at, word_before, words_after};
-use super::{Category, Hit};
+use super::{ScreenCategory, Hit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {
@@ -307,7 +307,7 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("redirect", T::Imperative),
 ];
 
-fn push(hits: &mut Vec<Hit>, category: Category, rule: &'static str, start: usize, end: usize) {
+fn push(hits: &mut Vec<Hit>, category: ScreenCategory, rule: &'static str, start: usize, end: usize) {
     hits.push(Hit { category, rule, start, end });
 }
 
@@ -366,7 +366,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             T::PseudoTag => pseudo_tag(t, f, hits),
             T::ChatToken => {
                 if !reported(t, f.start, f.end) {
-                    push(hits, Category::PolicyChange, "chat-template-token", f.start, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "chat-template-token", f.start, f.end);
                 }
             }
             T::Imperative => {
@@ -390,7 +390,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let own = by.as_deref().is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
                 let task = t[f.start..f.end].eq_ignore_ascii_case(b"new task");
                 if (framed || own) && (!task || next == Some(b':')) && !reported(t, f.start, f.end) {
-                    push(hits, Category::PolicyChange, "new-instructions", f.start, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "new-instructions", f.start, f.end);
                 }
             }
             T::YouAreNow => you_are_now(t, f, hits),
@@ -408,7 +408,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                         || words_after(t, f.end, 1, 20).first().is_some_and(|(_, w)| w == b"from" || w == b"override")
                 };
                 if ok && word_at(t, f.start, f.end - colon_word as usize) && !reported(t, f.start, f.end) {
-                    push(hits, Category::PolicyChange, "system-message", f.start, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "system-message", f.start, f.end);
                 }
             }
             T::Authority => authority(t, f, hits),
@@ -425,7 +425,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let hit = words.iter().any(|w| SUBJECTS.iter().any(|s| w == s.as_bytes()));
                 let neutral = lower_contains(subject, "privacy policy") || lower_contains(subject, "return policy") || lower_contains(subject, "cookie policy");
                 if hit && !neutral && !reported(t, ss, f.end) {
-                    push(hits, Category::PolicyChange, "rules-changed", ss, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "rules-changed", ss, f.end);
                 }
             }
             T::Mode => {
@@ -438,7 +438,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 if (activated || jail && word_before(t, f.start).is_some_and(|(_, w)| w == b"you" || w == b"are" || w == b"now"))
                     && !reported(t, f.start, f.end)
                 {
-                    push(hits, Category::PolicyChange, "mode-switch", f.start, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "mode-switch", f.start, f.end);
                 }
             }
             T::FromNowOn => {
@@ -448,7 +448,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     .iter()
                     .any(|w| lower_contains(rest, w));
                 if to_agent && !reported(t, f.start, f.end) {
-                    push(hits, Category::PolicyChange, "from-now-on", f.start, se);
+                    push(hits, ScreenCategory::PolicyChange, "from-now-on", f.start, se);
                 }
             }
             T::ReplyChange => reply_change(t, f, hits),
@@ -459,7 +459,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     || lower_contains(&t[f.start..f.end], "confirmation")
                     || lower_contains(&t[f.start..f.end], "knowledge");
                 if object && !reported(t, f.start, f.end) {
-                    push(hits, Category::PolicyChange, "conceal-from-user", f.start, f.end);
+                    push(hits, ScreenCategory::PolicyChange, "conceal-from-user", f.start, f.end);
                 }
             }
         }
@@ -528,7 +528,7 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     if reported(t, f.start, end) {
         return;
     }
-    push(hits, Category::PolicyChange, "ignore-previous-instructions", f.start, end);
+    push(hits, ScreenCategory::PolicyChange, "ignore-previous-instructions", f.start, end);
 }
 
 fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
@@ -558,7 +558,7 @@ fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     };
     if ok && !reported(t, f.start, f.end) {
         let end = words.get(1).or(words.first()).map_or(f.end, |(p, w)| p + w.len());
-        push(hits, Category::PolicyChange, "you-are-now", f.start, end);
+        push(hits, ScreenCategory::PolicyChange, "you-are-now", f.start, end);
     }
 }
 
@@ -589,7 +589,7 @@ fn pseudo_tag(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let name: Vec<u8> = t[start..i].iter().map(u8::to_ascii_lowercase).collect();
     let name = name.trim_ascii();
     if TAGS.iter().any(|tag| name == tag.as_bytes()) && !reported(t, f.start, i + 1) {
-        push(hits, Category::PolicyChange, "pseudo-tag", f.start, i + 1);
+        push(hits, ScreenCategory::PolicyChange, "pseudo-tag", f.start, i + 1);
     }
 }
 
@@ -615,7 +615,7 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     if ((upper && bangs >= 2 && speaks_to_agent) || (upper && addressed) || message_to_you)
         && !reported(t, f.start, f.end)
     {
-        push(hits, Category::PolicyChange, "authority-marker", f.start, f.end + bangs);
+        push(hits, ScreenCategory::PolicyChange, "authority-marker", f.start, f.end + bangs);
     }
 }
 
@@ -648,7 +648,7 @@ fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         || lower_contains(&t[f.start..f.end], "to the ai");
     if to_agent && !reported(t, f.start, f.end) {
         let end = words.last().map_or(f.end, |(p, w)| p + w.len());
-        push(hits, Category::PolicyChange, "addresses-the-agent", f.start, end);
+        push(hits, ScreenCategory::PolicyChange, "addresses-the-agent", f.start, end);
     }
 }
 
@@ -690,7 +690,7 @@ fn reply_change(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         prep && REPLY_VERBS.iter().any(|v| first == v.as_bytes())
     };
     if ok && !reported(t, f.start, f.end) {
-        push(hits, Category::PolicyChange, "reply-manipulation", ss, sentence_end(t, f.end, 300));
+        push(hits, ScreenCategory::PolicyChange, "reply-manipulation", ss, sentence_end(t, f.end, 300));
     }
 }
 
@@ -744,7 +744,7 @@ fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
     if target(&t[f.end..se]).is_none() || reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
         return false;
     }
-    push(hits, Category::FetchExecuteInstruction, "imperative-with-target", f.start, se);
+    push(hits, ScreenCategory::FetchExecuteInstruction, "imperative-with-target", f.start, se);
     true
 }
 

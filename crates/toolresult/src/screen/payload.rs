@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
 use super::text::{is_word_byte, line_of, word_at};
-use super::{Category, Hit};
+use super::{ScreenCategory, Hit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {
@@ -173,7 +173,7 @@ fn has_url(b: &[u8]) -> bool {
 }
 
 fn push(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
-    hits.push(Hit { category: Category::ExecutablePayload, rule, start, end });
+    hits.push(Hit { category: ScreenCategory::ExecutablePayload, rule, start, end });
 }
 
 pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
@@ -359,5 +359,5 @@ pub(crate) fn executable_magic(bytes: &[u8]) -> Option<Hit> {
     } else {
         None
     };
-    kind.map(|rule| Hit { category: Category::ExecutablePayload, rule, start: 0, end: 0 })
+    kind.map(|rule| Hit { category: ScreenCategory::ExecutablePayload, rule, start: 0, end: 0 })
 }

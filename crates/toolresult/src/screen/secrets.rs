@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use base64::Engine as _;
 
 use super::keywords::Found;
-use super::{Category, Hit};
+use super::{ScreenCategory, Hit};
 
 type Class = fn(u8) -> bool;
 
@@ -377,7 +377,7 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
 }
 
 fn push(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
-    hits.push(Hit { category: Category::Secret, rule, start, end });
+    hits.push(Hit { category: ScreenCategory::Secret, rule, start, end });
 }
 
 fn ident_byte(b: u8) -> bool {
