@@ -11,7 +11,7 @@ import { validateToolResult } from './api.js';
 import { sha256Hex } from './bound.js';
 import { ToolResultError } from './errors.js';
 import type { Eviction, HistoryQuery, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
-import { ResultStore, type ResultStoreEvent, type ResultStoreEventType } from './store.js';
+import { ResultStore, type ResultStoreEvent, type ResultStoreEventType, type StoreScreenOptions } from './store.js';
 
 /** Ids become file names: letters, digits, `.`, `_`, `-`; no leading dot; at most 200. */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
@@ -70,9 +70,9 @@ export class FileResultStore {
   readonly openReport: FileStoreOpenReport;
   readonly #index: ResultStore;
 
-  private constructor(root: string, retention: RetentionPolicy | undefined, now: (() => number) | undefined) {
+  private constructor(root: string, retention: RetentionPolicy | undefined, now: (() => number) | undefined, screen: StoreScreenOptions) {
     this.root = path.resolve(root);
-    this.#index = new ResultStore({ retention, now });
+    this.#index = new ResultStore({ retention, now, ...screen });
     // Retention removes files too, so disk and index agree.
     this.#index.on('evicted', (e) => this.#remove(e.detail));
     fs.mkdirSync(path.join(this.root, 'dialogs'), { recursive: true });
@@ -80,8 +80,8 @@ export class FileResultStore {
   }
 
   /** Opens (creating if needed) the store at `root` and reloads every result. */
-  static open(root: string, options: { retention?: RetentionPolicy; now?: () => number } = {}): FileResultStore {
-    return new FileResultStore(root, options.retention, options.now);
+  static open(root: string, options: { retention?: RetentionPolicy; now?: () => number } & StoreScreenOptions = {}): FileResultStore {
+    return new FileResultStore(root, options.retention, options.now, { screen: options.screen, screenOptions: options.screenOptions });
   }
 
   #dir(dialogId: string): string {
@@ -193,6 +193,9 @@ export class FileResultStore {
     const value = verdict.value;
     const id = value.input.tool_call_id ?? value.metadata.execution_id;
     checkId('tool_call_id', id);
+    // The screen decides before anything is written (the index's put would
+    // screen again; the gate's verdict is the same).
+    this.#index.admit(value);
     if (this.#index.meta(value.metadata.execution_id) || this.#index.getByToolCallId(id)) {
       // Already stored, or a conflict: the index decides, nothing is written.
       return this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary });

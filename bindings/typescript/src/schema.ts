@@ -7,6 +7,7 @@ import type {
   RegistryStats,
   SchemaIssue,
   SchemaOptions,
+  ScreenOptions,
   ToolDefinition,
   ToolResult,
   ValidationOptions,
@@ -14,6 +15,7 @@ import type {
 } from './generated/types.js';
 import { RebuiltHandle, schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
+import { applyScreen, screen } from './screen.js';
 import { escapeLoneSurrogates, toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
@@ -279,16 +281,25 @@ export class ToolRegistry {
    * `validation_issues` (the output is kept). Other results, and results of
    * tools without an output schema, come back unchanged. Throws
    * `invalid_tool_result` for an invalid envelope and `unknown_tool`.
+   *
+   * With `screen: true` (or screen options) the result is also screened
+   * (docs/screen.md): a rejected result comes back as `security_violation`,
+   * error_code `UNSAFE_OUTPUT`, secrets redacted, and the findings in
+   * `meta.screen`; an accepted one gains `meta.screen` too.
    */
-  checkResult(result: ToolResult | string, options?: ValidationOptions): ToolResult {
+  checkResult(result: ToolResult | string, options?: ValidationOptions & { screen?: boolean | ScreenOptions }): ToolResult {
     const text = typeof result === 'string' ? result : wire(result, 'invalid_tool_result', 'the result');
-    const opts = options === undefined ? '' : wire(options, 'invalid_options', 'validation options');
+    const { screen: screenOption, ...validation } = options ?? {};
+    const opts = options === undefined ? '' : wire(validation, 'invalid_options', 'validation options');
     const out = JSON.parse(schemaEngine.call(() => this.#current().check_result(text, opts))) as Outcome<ToolResult>;
     if (!out.ok) {
       const code = out.issues.some((i) => i.code === 'unknown_tool') ? 'unknown_tool' : 'invalid_tool_result';
       throw new ToolResultError(code, code === 'unknown_tool' ? 'unknown tool' : 'invalid ToolResult', out.issues);
     }
-    return out.value;
+    if (screenOption === undefined || screenOption === false) return out.value;
+    const screenOptions: ScreenOptions = screenOption === true ? {} : screenOption;
+    const report = screen(out.value, { ...screenOptions, tool_name: screenOptions.tool_name ?? out.value.input.tool_name });
+    return applyScreen(out.value, report);
   }
 
   /**

@@ -12,10 +12,15 @@ import type {
   ToolResult,
 } from './generated/types.js';
 import { customSummary } from './reference.js';
+import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from './screen.js';
+import type { ScreenOptions } from './generated/types.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';
 import { jsonText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['ResultStoreHandle']>;
+
+/** Results `admit` passed and `put` has not stored yet. */
+const admittedResults = new WeakSet<object>();
 
 /** What each event's `detail` holds. */
 export interface ResultStoreEventMap {
@@ -23,7 +28,22 @@ export interface ResultStoreEventMap {
   validation_failed: { meta: StoredMeta; issues: NonNullable<ToolResult['validation_issues']> };
   truncated: StoredMeta;
   evicted: Eviction;
+  /** The store screened a result (screen mode `reject`). */
+  screened: ScreenEventDetail;
+  /** The store refused a result: the screen rejected it, or it was not screened (mode `require`). */
+  rejected: ScreenEventDetail;
 }
+
+/** Options every store takes for the safety screen (docs/screen.md §8). */
+export interface StoreScreenOptions {
+  /** `off` (default), `reject` (screen every put, refuse rejected results) or `require` (refuse unscreened or rejected results). */
+  screen?: StoreScreenMode;
+  /** Screen options for mode `reject`. */
+  screenOptions?: ScreenOptions;
+}
+
+/** `metrics()` of a store: the counts, plus the screen's when it screens. */
+export type ResultStoreMetrics = StoreMetrics & { screen?: StoreScreenMetrics };
 export type ResultStoreEventType = keyof ResultStoreEventMap;
 
 /** An event from a ResultStore; `detail` says what happened. */
@@ -47,10 +67,12 @@ export class ResultStore extends EventTarget {
   readonly #handle: Handle;
   readonly #generation: number;
   readonly #now: () => number;
+  readonly #gate: ScreenGate;
 
-  constructor(options: { retention?: RetentionPolicy; now?: () => number } = {}) {
+  constructor(options: { retention?: RetentionPolicy; now?: () => number } & StoreScreenOptions = {}) {
     super();
     this.#now = options.now ?? Date.now;
+    this.#gate = new ScreenGate(options.screen, options.screenOptions);
     const retention = options.retention === undefined ? '' : jsonText(options.retention, 'invalid_options', 'the retention policy');
     const handle = schemaEngine.call((w) => new w.ResultStoreHandle(retention));
     const error = schemaEngine.call(() => handle.error());
@@ -81,6 +103,8 @@ export class ResultStore extends EventTarget {
    * to `summarize(result)` (registered summarizers first).
    */
   put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): PutReport {
+    // A result `admit` just passed (the file store admits before writing) is not screened twice.
+    if (this.#gate.mode !== 'off' && !(typeof result === 'object' && admittedResults.delete(result))) this.admit(result);
     const json = jsonText(result, 'invalid_tool_result', 'the result');
     // "" lets the store compute the built-in summary from the result it parses anyway.
     const summary = options.summary ?? customSummary(result) ?? '';
@@ -101,6 +125,21 @@ export class ResultStore extends EventTarget {
     }
     for (const e of report.evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
     return report;
+  }
+
+  /**
+   * Applies this store's screen policy to a result without storing it:
+   * throws `unsafe_output` or `unscreened_result` when `put` would refuse it
+   * (and emits `screened` / `rejected`). `put` calls it first.
+   */
+  admit(result: ToolResult | string): void {
+    if (this.#gate.mode === 'off') return;
+    const value = typeof result === 'string' ? (JSON.parse(result) as ToolResult) : result;
+    if (value === null || typeof value !== 'object' || !value.metadata || !value.input) {
+      throw new ToolResultError('invalid_tool_result', 'invalid ToolResult');
+    }
+    this.#gate.admit(value, (type, detail) => this.dispatchEvent(new ResultStoreEvent(type, detail)));
+    if (typeof result === 'object') admittedResults.add(result);
   }
 
   get(executionId: string): ToolResult | undefined {
@@ -139,9 +178,14 @@ export class ResultStore extends EventTarget {
     return evicted;
   }
 
-  /** Seed 000 §7's counters and the output-size histogram. */
-  metrics(): StoreMetrics {
-    return JSON.parse(schemaEngine.call(() => this.#h().metrics())) as StoreMetrics;
+  /**
+   * Seed 000 §7's counters and the output-size histogram; with a screen,
+   * `screen` counts screened and rejected results, by category.
+   */
+  metrics(): ResultStoreMetrics {
+    const m = JSON.parse(schemaEngine.call(() => this.#h().metrics())) as ResultStoreMetrics;
+    if (this.#gate.mode !== 'off') m.screen = structuredClone(this.#gate.counts);
+    return m;
   }
 
   get size(): number {
