@@ -1,13 +1,17 @@
 // `toolresult` command line. Exit codes: 0 all valid, 1 any invalid, 2 usage
 // or I/O error.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   fromAnthropicToolResult,
   fromMcpCallToolResult,
   fromOpenAIToolOutput,
   fromVercelToolPart,
+  checkResultDocument,
   normalizeAgentResult,
+  renderResultDocument,
   renderText,
+  screen,
   validateAgentResult,
   validateToolResult,
   type ValidationResult,
@@ -20,6 +24,9 @@ const USAGE = `usage: toolresult validate [--kind agent|tool|auto] [--json] <fil
        toolresult normalize [--from auto|task-result|agent-message|mcp|anthropic|openai|vercel]
                             [--context <json>] <file|->
        toolresult render [--format text|ansi|html] [--width N] [--max-lines N] [--collapsed] <file|->
+       toolresult screen [--json] <file|->
+       toolresult doc render [--out dir] <file|->
+       toolresult doc check [--files dir] [--json] <file|->
 
 validate   checks AgentResult v1 / ToolResult v1 JSON files ("-" reads stdin).
   --kind     which envelope to expect (default: auto, from the fields present)
@@ -28,6 +35,12 @@ normalize  prints the input as an AgentResult v1 (auto, task-result, agent-messa
            or a ToolResult v1 (mcp, anthropic, openai, vercel); the changes made go
            to stderr. --context supplies what the source lacks, e.g.
            '{"agent_id":"a1","agent_type":"scaffold","action":"build"}' or '{"tool_name":"x"}'.
+screen     runs the safety screen on a file (text, or JSON: every string in it):
+           exit 0 accept, 1 reject. --json prints the report.
+doc render <file|-> [--out dir]   writes the result document for {"result", "provenance"}
+           (to stdout, or <dir>/<name> with its stdout/stderr artifacts).
+doc check <file|-> [--files dir] [--json]   checks a result document (structure, sha256
+           against the files in dir, the safety screen): exit 0 ACCEPT, 1 REJECT.
 render     prints a ToolResult for a terminal (text; ansi adds colour) or as an
            HTML fragment (<pre>, every character from the result escaped). Whatever
            the result holds, nothing in it can move the cursor or change the terminal.
@@ -66,6 +79,8 @@ export function main(argv: string[], io: CliIo = defaultIo): number {
   }
   if (command === 'normalize') return normalize(rest, io);
   if (command === 'render') return render(rest, io);
+  if (command === 'screen') return screenCommand(rest, io);
+  if (command === 'doc') return docCommand(rest, io);
   if (command !== 'validate') {
     io.err(command ? `unknown command: ${command}\n\n${USAGE}` : USAGE);
     return 2;
@@ -255,4 +270,113 @@ function render(args: string[], io: CliIo): number {
     }
     throw e;
   }
+}
+
+function screenCommand(args: string[], io: CliIo): number {
+  const json = args.includes('--json');
+  const files = args.filter((a) => a !== '--json');
+  if (files.some((f) => f.startsWith('--') && f !== '-')) {
+    io.err(`screen: unknown option ${files.find((f) => f.startsWith('--'))}\n\n${USAGE}`);
+    return 2;
+  }
+  const text = readOne('screen', files, io);
+  if (text === undefined) return 2;
+  // JSON is screened string by string (paths point into it); anything else is text.
+  let input: unknown = text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object') input = parsed;
+  } catch {
+    // Not JSON: text.
+  }
+  const report = screen(input);
+  if (json) {
+    io.out(JSON.stringify(report, null, 2));
+  } else {
+    io.out(report.verdict === 'accept' ? 'ACCEPT' : `REJECT (${report.rejected_categories.join(', ')})`);
+    for (const f of report.findings) {
+      io.out(`  ${f.action.toUpperCase()} ${f.category} ${f.rule} at ${f.path || '(text)'} ${f.start}..${f.end}: ${f.excerpt}`);
+    }
+  }
+  return report.verdict === 'accept' ? 0 : 1;
+}
+
+function option(args: string[], name: string, io: CliIo): { value?: string; rest: string[]; error?: boolean } {
+  const rest: string[] = [];
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === name) {
+      value = args[++i];
+      if (value === undefined) {
+        io.err(`${name} needs a value`);
+        return { rest, error: true };
+      }
+    } else if (args[i].startsWith(`${name}=`)) value = args[i].slice(name.length + 1);
+    else rest.push(args[i]);
+  }
+  return { value, rest };
+}
+
+function docCommand(args: string[], io: CliIo): number {
+  const [sub, ...rest] = args;
+  if (sub === 'render') {
+    const out = option(rest, '--out', io);
+    if (out.error) return 2;
+    const text = readOne('doc render', out.rest, io);
+    if (text === undefined) return 2;
+    let spec: { result?: unknown; provenance?: unknown };
+    try {
+      spec = JSON.parse(text) as typeof spec;
+    } catch (e) {
+      io.err(`doc render: the input is not JSON (${(e as Error).message})`);
+      return 2;
+    }
+    try {
+      const doc = renderResultDocument(spec.result as never, (spec.provenance ?? {}) as never);
+      if (out.value === undefined) {
+        io.out(doc.text);
+      } else {
+        mkdirSync(out.value, { recursive: true });
+        writeFileSync(path.join(out.value, doc.name), doc.text);
+        for (const a of doc.artifacts) writeFileSync(path.join(out.value, path.basename(a.path)), a.content);
+        io.out(path.join(out.value, doc.name));
+      }
+      return 0;
+    } catch (e) {
+      if (!(e instanceof ToolResultError)) throw e;
+      io.err(`doc render: ${e.message}`);
+      return 1;
+    }
+  }
+  if (sub === 'check') {
+    const json = rest.includes('--json');
+    const filesOpt = option(rest.filter((a) => a !== '--json'), '--files', io);
+    if (filesOpt.error) return 2;
+    const text = readOne('doc check', filesOpt.rest, io);
+    if (text === undefined) return 2;
+    const files: Record<string, Uint8Array> = {};
+    if (filesOpt.value !== undefined) {
+      if (!existsSync(filesOpt.value) || !statSync(filesOpt.value).isDirectory()) {
+        io.err(`doc check: --files ${filesOpt.value} is not a directory`);
+        return 2;
+      }
+      for (const f of readdirSync(filesOpt.value)) {
+        const p = path.join(filesOpt.value, f);
+        if (statSync(p).isFile()) files[f] = readFileSync(p);
+      }
+    }
+    const check = checkResultDocument(text, { files });
+    if (json) {
+      const { document: _document, ...report } = check;
+      io.out(JSON.stringify(report, null, 2));
+    } else {
+      io.out(check.verdict === 'accept' ? 'ACCEPT' : 'REJECT');
+      for (const r of check.reasons) io.out(`  line ${r.line}: ${r.message} [${r.code}]`);
+      if (check.verified.length) io.out(`  verified: ${check.verified.join(', ')}`);
+      if (check.unverified.length) io.out(`  not verified (file not given): ${check.unverified.join(', ')}`);
+    }
+    return check.verdict === 'accept' ? 0 : 1;
+  }
+  io.err(`doc: expected render or check\n\n${USAGE}`);
+  return 2;
 }
