@@ -152,7 +152,12 @@ fn pipes_into_interpreter(after: &[u8]) -> bool {
             break;
         }
         let Some(first) = tokens.next() else { return false };
-        let lower: Vec<u8> = first.iter().map(u8::to_ascii_lowercase).filter(|&b| b != b'(' && b != b')').collect();
+        // `sh"}` at the end of a JSON string, `bash)`, `sh;`: the word itself.
+        let lower: Vec<u8> = first
+            .iter()
+            .map(u8::to_ascii_lowercase)
+            .filter(|&b| !matches!(b, b'(' | b')' | b'"' | b'\'' | b'}' | b']' | b';' | b'`' | b'\\'))
+            .collect();
         let interp = INTERPRETERS.iter().any(|i| lower == i.as_bytes());
         let reads_data = tokens.next().is_some_and(|n| n == b"-m" || n == b"-c" || n == b"-e");
         interp && !reads_data

@@ -484,8 +484,10 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     }
     let key = &text[key_start..i];
     let Some(kind) = classify_key(key) else { return };
-    // The key may be quoted: `"password": …`, `'token' => …`.
-    if i < text.len() && matches!(text[i], b'"' | b'\'' | b'`') {
+    // The key may be quoted: `"password": …`, `'token' => …`, `\"apiKey\":` (JSON in a string).
+    if i + 1 < text.len() && text[i] == b'\\' && text[i + 1] == b'"' {
+        i += 2;
+    } else if i < text.len() && matches!(text[i], b'"' | b'\'' | b'`') {
         i += 1;
     }
     while i < text.len() && matches!(text[i], b' ' | b'\t') {
@@ -529,6 +531,11 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     while i < text.len() && matches!(text[i], b' ' | b'\t') {
         i += 1;
     }
+    // An escaped quote (`\"value\"`) opens and closes the value as a quote does.
+    let escaped = text.get(i) == Some(&b'\\') && text.get(i + 1) == Some(&b'"');
+    if escaped {
+        i += 1;
+    }
     let quote = match text.get(i) {
         Some(&q @ (b'"' | b'\'' | b'`')) => {
             i += 1;
@@ -544,7 +551,7 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     }
     let start = i;
     let stop = |b: u8| match quote {
-        Some(q) => b == q || b == b'\n' || b == b'\r' || b == b' ',
+        Some(q) => b == q || b == b'\n' || b == b'\r' || b == b' ' || (escaped && b == b'\\'),
         None => matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b';' | b'&' | b'}' | b']' | b')' | b'"' | b'\'' | b'<'),
     };
     while i < text.len() && i - start <= 512 && !stop(text[i]) {
@@ -555,7 +562,8 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     }
     let value = &text[start..i];
     if let Some(q) = quote {
-        if text.get(i) != Some(&q) {
+        let closed = if escaped { text.get(i) == Some(&b'\\') && text.get(i + 1) == Some(&q) } else { text.get(i) == Some(&q) };
+        if !closed {
             return;
         }
     }
@@ -592,6 +600,10 @@ fn looks_like_uuid(v: &[u8]) -> bool {
 fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
     if value.is_empty() || looks_like_uuid(value) {
         return false;
+    }
+    // A GitHub-token shape whose checksum fails is not a GitHub token.
+    if value.len() == 40 && value.starts_with(b"gh") && value[3] == b'_' && matches!(value[2], b'p' | b'o' | b'u' | b's' | b'r') {
+        return github_crc_ok(&value[4..]);
     }
     if !(value[0].is_ascii_alphanumeric() || matches!(value[0], b'+' | b'*' | b'&' | b'^' | b'_'))
         || value.iter().filter(|&&b| b == b'/').count() >= 2 && entropy(value) < 4.2
