@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root, run, step } from './lib.mjs';
 
-const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert', 'tape', 'render'];
+const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert', 'tape', 'render', 'screen', 'document'];
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
@@ -17,7 +17,7 @@ const flag = (name, fallback) => {
 const seconds = Number(flag('--seconds', '60'));
 const only = flag('--target', undefined);
 if (!Number.isFinite(seconds) || seconds <= 0) {
-  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip|truncate|convert|tape|render]');
+  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]');
   process.exit(2);
 }
 

@@ -759,6 +759,7 @@ fn is_action_verb(at: &[u8]) -> bool {
         "save", "publish", "tweet", "include", "integrate", "suggest", "recommend", "direct", "redirect", "access",
         "unlock", "disable", "enable", "approve", "confirm", "provide", "give", "make", "set", "print", "output",
         "gather", "collect", "compile", "extract", "look", "obtain", "grab", "pull", "dump", "summarize", "summarise",
+        "ignore", "disregard", "forget", "override",
     ];
     LEADS.iter().any(|l| w == l.as_bytes())
 }

@@ -243,6 +243,7 @@ impl Screener {
             .options
             .tool_name
             .as_deref()
+            .or_else(|| value.pointer("/input/tool_name").and_then(Value::as_str))
             .or_else(|| value.get("tool_name").and_then(Value::as_str));
         let mut sink = Sink::new(&self.options, tool);
         let mut path = String::new();
