@@ -283,7 +283,7 @@ pub fn render_result_document(result: &Value, provenance: &DocumentProvenance) -
     let completed_at = str_at("/metadata/completed_at").unwrap_or_default();
     let execution_id = str_at("/metadata/execution_id").unwrap_or_default();
     let duration_ms = result.pointer("/metadata/duration_ms").and_then(Value::as_f64).unwrap_or(0.0);
-    let bash = result.get("tool_metadata").filter(|m| m.get("kind").and_then(Value::as_str) == Some("bash"));
+    let bash = result.get("tool_metadata").filter(|m| m.get("tool_type").and_then(Value::as_str) == Some("bash"));
     let bash_str = |k: &str| bash.and_then(|b| b.get(k)).and_then(Value::as_str).map(str::to_string);
     if provenance.backend.trim().is_empty() {
         issues.push(issue(DocumentIssueCode::InvalidProvenance, 0, "/backend", "backend is required"));
