@@ -2,7 +2,7 @@
 // with YAML front matter (sha256 provenance), six required sections, stdout
 // and stderr capped at 200 lines, and the safety statements. Rendering,
 // parsing and checking run in the screen module.
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapScreenReply } from './errors.js';
 import type {
   DocumentCheck,
   DocumentIssue,
@@ -100,9 +100,8 @@ export function checkResultDocument(
   const files = entries.map(([path, bytes]) => ({ path: String(path), sha256: sha256Hex(bytes) }));
   const filesJson = JSON.stringify(files);
   const screenJson = options.screen === undefined ? '' : jsonText(options.screen, 'invalid_options', 'the screen options');
-  return unwrapOutcome<DocumentCheck>(
+  return unwrapScreenReply<DocumentCheck>(
     screenModule.call((w) => w.check_result_document_input(writeScreenInput(w, input), filesJson, screenJson)),
-    'invalid_options',
     'cannot check the result document',
   );
 }

@@ -46,6 +46,15 @@ export function unwrapOutcome<T>(json: string, code: ToolResultErrorCode, messag
   return out.value;
 }
 
+/** A screen-module reply: its value, or the error its issues call for. */
+export function unwrapScreenReply<T>(json: string, message: string): T {
+  const out = JSON.parse(json) as Outcome<T>;
+  if (out.ok) return out.value;
+  const has = (code: string) => out.issues.some((i) => i.code === code);
+  const code = has('invalid_utf8') ? 'invalid_input' : has('invalid_options') ? 'invalid_options' : 'invalid_value';
+  throw new ToolResultError(code, message, out.issues);
+}
+
 /**
  * The one error type this package throws: a real `Error` with a stable `code`
  * and the list of `issues` (each with a JSON Pointer `path`, a `code` and a

@@ -2,7 +2,7 @@
 // that carries a credential, an inline executable payload, a claim that the
 // agent's rules changed, a new instruction to fetch or execute, or hidden
 // text is rejected with the reasons. The rules run in the screen module.
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapScreenReply } from './errors.js';
 import type { ScreenCategory, ScreenOptions, ScreenReport, ToolResult } from './generated/types.js';
 import { writeScreenInput } from './input.js';
 import { screenModule } from './runtime.js';
@@ -39,15 +39,10 @@ function isBytes(input: unknown): input is Uint8Array {
 export function screen(input: unknown, options?: ScreenOptions): ScreenReport {
   const opts = optionsText(options);
   if (typeof input === 'string' || isBytes(input)) {
-    return unwrapOutcome<ScreenReport>(
-      screenModule.call((w) => w.screen_text_input(writeScreenInput(w, input), opts)),
-      typeof input === 'string' ? 'invalid_options' : 'invalid_input',
-      'cannot screen this input',
-    );
+    return unwrapScreenReply<ScreenReport>(screenModule.call((w) => w.screen_text_input(writeScreenInput(w, input), opts)), 'cannot screen this input');
   }
   const json = jsonText(input, 'invalid_value', 'the value to screen');
-  const reply = screenModule.call((w) => w.screen_json_input(writeScreenInput(w, json), opts));
-  return unwrapOutcome<ScreenReport>(reply, 'invalid_options', 'cannot screen this input');
+  return unwrapScreenReply<ScreenReport>(screenModule.call((w) => w.screen_json_input(writeScreenInput(w, json), opts)), 'cannot screen this input');
 }
 
 /**
@@ -57,15 +52,11 @@ export function screen(input: unknown, options?: ScreenOptions): ScreenReport {
  */
 export function redactSecrets<T>(input: T): T {
   if (typeof input === 'string' || isBytes(input)) {
-    const text = unwrapOutcome<string>(
-      screenModule.call((w) => w.redact_text_input(writeScreenInput(w, input))),
-      'invalid_input',
-      'cannot redact this input',
-    );
+    const text = unwrapScreenReply<string>(screenModule.call((w) => w.redact_text_input(writeScreenInput(w, input))), 'cannot redact this input');
     return (isBytes(input) ? new TextEncoder().encode(text) : text) as T;
   }
   const json = jsonText(input, 'invalid_value', 'the value to redact');
-  return unwrapOutcome<T>(screenModule.call((w) => w.redact_json_input(writeScreenInput(w, json))), 'invalid_value', 'cannot redact this value');
+  return unwrapScreenReply<T>(screenModule.call((w) => w.redact_json_input(writeScreenInput(w, json))), 'cannot redact this value');
 }
 
 /** A rejected screen as an error (code `unsafe_output`), findings as issues. */
