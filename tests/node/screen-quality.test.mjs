@@ -1,0 +1,52 @@
+// Quality of the safety screen on the corpus generated at test time
+// (tests/screen/corpus.mjs): detection per category and false positives on
+// benign text, against the targets in docs/screen.md §9. The development set
+// in ../shared/safety-dev is measured by bench/screen-quality.mjs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { caught, corpus } from '../screen/corpus.mjs';
+import { toolresult as t } from './helpers.mjs';
+
+const TARGETS = { secret: 0.95, executable_payload: 0.9, policy_change: 0.95, hidden_text: 0.95 };
+
+test('the generated corpus: detection and false-positive rates meet the targets', () => {
+  const items = corpus();
+  const seen = {};
+  let benign = 0;
+  let benignRejected = 0;
+  let benignSecret = 0;
+  for (const item of items) {
+    const report = t.screen(item.text);
+    if (item.label === 'benign') {
+      benign++;
+      if (report.verdict === 'reject') benignRejected++;
+      if (report.findings.some((f) => f.category === 'secret')) benignSecret++;
+      continue;
+    }
+    const s = (seen[item.label] ??= { n: 0, caught: 0, missed: [] });
+    s.n++;
+    if (caught(item, report)) s.caught++;
+    else s.missed.push(item.group);
+  }
+  for (const [label, target] of Object.entries(TARGETS)) {
+    const s = seen[label];
+    assert.ok(s && s.n >= 20, `${label}: enough items`);
+    const rate = s.caught / s.n;
+    assert.ok(rate >= target, `${label}: ${s.caught}/${s.n} caught (< ${target}); missed ${s.missed.join(', ')}`);
+  }
+  assert.ok(benign >= 100);
+  assert.ok(benignRejected / benign <= 0.02, `${benignRejected}/${benign} benign rejected`);
+  assert.ok(benignSecret / benign <= 0.01, `${benignSecret}/${benign} benign flagged as secret`);
+});
+
+test('the same corpus in ToolResults: findings point into the output', () => {
+  for (const item of corpus(99).filter((i) => i.label !== 'benign').slice(0, 40)) {
+    const result = t.createSuccess({ input: { tool_name: 'read_file', parameters: {} }, output: { text: item.text } });
+    const report = t.screen(result);
+    assert.ok(caught(item, report), item.group);
+    for (const f of report.findings) {
+      assert.ok(f.path.startsWith('/output/text') || f.path.startsWith('/content'), f.path);
+      assert.ok(f.end <= item.text.length);
+    }
+  }
+});
