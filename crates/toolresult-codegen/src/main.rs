@@ -6,16 +6,16 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
+use toolresult::document::{
+    ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance,
+    ParsedDocument, ProvidedFile, RenderedDocument,
+};
 use toolresult::migrate::{Change, SourceShape};
+use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
 use toolresult::store::{
     Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
     StoredMeta,
 };
-use toolresult::document::{
-    ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance, ParsedDocument,
-    ProvidedFile, RenderedDocument,
-};
-use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
 use toolresult::ToolResultReference;
 use toolresult::{
     AgentResult, Issue, IssueCode, IssueLevel, SchemaIssue, StatusInfo, ToolDefinition, ToolResult,

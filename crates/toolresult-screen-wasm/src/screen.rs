@@ -33,37 +33,55 @@ fn with_screener<R>(options_json: &str, f: impl FnOnce(&Screener) -> R) -> Resul
 
 fn utf8(bytes: &[u8]) -> Result<&str, Issues> {
     std::str::from_utf8(bytes).map_err(|e| {
-        Issues::from(Issue::new("", IssueCode::InvalidUtf8, format!("the input is not valid UTF-8 (at byte {})", e.valid_up_to())))
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidUtf8,
+            format!("the input is not valid UTF-8 (at byte {})", e.valid_up_to()),
+        ))
     })
 }
 
 fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Issues> {
-    let limits = ParseLimits { max_bytes: usize::MAX, max_depth: DEFAULT_MAX_DEPTH };
+    let limits = ParseLimits {
+        max_bytes: usize::MAX,
+        max_depth: DEFAULT_MAX_DEPTH,
+    };
     toolresult::json::parse_bytes(bytes, limits).map_err(Issues::from)
 }
 
 /// Screens the UTF-8 text in the input buffer (path `""`).
 #[wasm_bindgen]
 pub fn screen_text_input(len: usize, options_json: &str) -> String {
-    with_input(len, |bytes| outcome(utf8(bytes).and_then(|text| with_screener(options_json, |s| s.screen_text(text)))))
+    with_input(len, |bytes| {
+        outcome(utf8(bytes).and_then(|text| with_screener(options_json, |s| s.screen_text(text))))
+    })
 }
 
 /// Screens every string of the JSON document in the input buffer.
 #[wasm_bindgen]
 pub fn screen_json_input(len: usize, options_json: &str) -> String {
-    with_input(len, |bytes| outcome(parse_json(bytes).and_then(|value| with_screener(options_json, |s| s.screen_value(&value)))))
+    with_input(len, |bytes| {
+        outcome(
+            parse_json(bytes)
+                .and_then(|value| with_screener(options_json, |s| s.screen_value(&value))),
+        )
+    })
 }
 
 /// The text in the input buffer with every secret replaced by `[REDACTED:<rule>]`.
 #[wasm_bindgen]
 pub fn redact_text_input(len: usize) -> String {
-    with_input(len, |bytes| outcome(utf8(bytes).and_then(|text| with_screener("", |s| s.redact_text(text)))))
+    with_input(len, |bytes| {
+        outcome(utf8(bytes).and_then(|text| with_screener("", |s| s.redact_text(text))))
+    })
 }
 
 /// The JSON document in the input buffer with secrets redacted in every string.
 #[wasm_bindgen]
 pub fn redact_json_input(len: usize) -> String {
-    with_input(len, |bytes| outcome(parse_json(bytes).and_then(|value| with_screener("", |s| s.redact_value(&value)))))
+    with_input(len, |bytes| {
+        outcome(parse_json(bytes).and_then(|value| with_screener("", |s| s.redact_value(&value))))
+    })
 }
 
 fn document_issues(issues: Vec<document::DocumentIssue>) -> String {
@@ -114,11 +132,16 @@ pub fn parse_result_document_input(len: usize) -> String {
 #[wasm_bindgen]
 pub fn check_result_document_input(len: usize, files_json: &str, options_json: &str) -> String {
     with_input(len, |bytes| {
-        let files: Vec<ProvidedFile> = match options_from_json::<Vec<ProvidedFile>>(files_json, "files") {
-            Ok(f) => f,
-            Err(issues) => return outcome::<()>(Err(issues)),
-        };
-        outcome(utf8(bytes).and_then(|text| with_screener(options_json, |s| document::check_result_document(text, &files, s))))
+        let files: Vec<ProvidedFile> =
+            match options_from_json::<Vec<ProvidedFile>>(files_json, "files") {
+                Ok(f) => f,
+                Err(issues) => return outcome::<()>(Err(issues)),
+            };
+        outcome(utf8(bytes).and_then(|text| {
+            with_screener(options_json, |s| {
+                document::check_result_document(text, &files, s)
+            })
+        }))
     })
 }
 

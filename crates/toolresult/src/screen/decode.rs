@@ -71,7 +71,11 @@ pub(crate) fn layers(text: &str) -> Vec<Layer> {
         if run.len() >= MIN_HEX && run.len() % 2 == 0 && run.iter().all(u8::is_ascii_hexdigit) {
             if !matches!(run.len(), 32 | 40 | 56 | 64 | 96 | 128) {
                 let bytes = hex_decode(&run[..run.len().min(2 * MAX_DECODED)]);
-                out.push(Layer { start, end: i, bytes });
+                out.push(Layer {
+                    start,
+                    end: i,
+                    bytes,
+                });
             }
             continue;
         }
@@ -89,7 +93,10 @@ fn looks_base64(run: &[u8]) -> bool {
     let upper = run.iter().filter(|b| b.is_ascii_uppercase()).count();
     let lower = run.iter().filter(|b| b.is_ascii_lowercase()).count();
     let digits = run.iter().filter(|b| b.is_ascii_digit()).count();
-    upper > 0 && lower > 0 && (digits > 0 || run.len() >= 32) && !run.iter().all(u8::is_ascii_hexdigit)
+    upper > 0
+        && lower > 0
+        && (digits > 0 || run.len() >= 32)
+        && !run.iter().all(u8::is_ascii_hexdigit)
 }
 
 fn base64_decode(run: &[u8]) -> Option<Vec<u8>> {
@@ -99,7 +106,11 @@ fn base64_decode(run: &[u8]) -> Option<Vec<u8>> {
     };
     // Decode a prefix of whole quanta: enough for magic bytes and a text check.
     let take = unpadded.len().min(MAX_DECODED / 3 * 4);
-    let cut = if take < unpadded.len() { take - take % 4 } else { take };
+    let cut = if take < unpadded.len() {
+        take - take % 4
+    } else {
+        take
+    };
     let part = &unpadded[..cut];
     let url = part.iter().any(|&b| b == b'-' || b == b'_');
     let engine = if url {
@@ -124,7 +135,9 @@ fn hex_val(b: u8) -> u8 {
 }
 
 fn hex_decode(run: &[u8]) -> Vec<u8> {
-    run.chunks_exact(2).map(|p| hex_val(p[0]) << 4 | hex_val(p[1])).collect()
+    run.chunks_exact(2)
+        .map(|p| hex_val(p[0]) << 4 | hex_val(p[1]))
+        .collect()
 }
 
 /// `%XX` sequences with at least three escapes.
@@ -134,7 +147,10 @@ fn percent_run(t: &[u8], start: usize) -> Option<Layer> {
     let mut bytes = Vec::new();
     while i < t.len() && bytes.len() < MAX_DECODED {
         let b = t[i];
-        if b == b'%' && t.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && t.get(i + 2).is_some_and(u8::is_ascii_hexdigit) {
+        if b == b'%'
+            && t.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && t.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
             bytes.push(hex_val(t[i + 1]) << 4 | hex_val(t[i + 2]));
             escapes += 1;
             i += 3;
@@ -145,21 +161,34 @@ fn percent_run(t: &[u8], start: usize) -> Option<Layer> {
             break;
         }
     }
-    (escapes >= 3).then_some(Layer { start, end: i, bytes })
+    (escapes >= 3).then_some(Layer {
+        start,
+        end: i,
+        bytes,
+    })
 }
 
 /// `\x41\x42…` escapes, at least eight.
 fn escaped_hex_run(t: &[u8], start: usize) -> Option<Layer> {
     let mut i = start;
     let mut bytes = Vec::new();
-    while i + 3 < t.len() && t[i] == b'\\' && t[i + 1] == b'x' && t[i + 2].is_ascii_hexdigit() && t[i + 3].is_ascii_hexdigit() {
+    while i + 3 < t.len()
+        && t[i] == b'\\'
+        && t[i + 1] == b'x'
+        && t[i + 2].is_ascii_hexdigit()
+        && t[i + 3].is_ascii_hexdigit()
+    {
         bytes.push(hex_val(t[i + 2]) << 4 | hex_val(t[i + 3]));
         i += 4;
         if bytes.len() >= MAX_DECODED {
             break;
         }
     }
-    (bytes.len() >= 8).then_some(Layer { start, end: i, bytes })
+    (bytes.len() >= 8).then_some(Layer {
+        start,
+        end: i,
+        bytes,
+    })
 }
 
 /// Decoded bytes that read as text (valid UTF-8, few control characters).
@@ -171,6 +200,9 @@ pub(crate) fn as_text(bytes: &[u8]) -> Option<&str> {
     if valid.len() < 8 || valid.len() * 10 < bytes.len() * 9 {
         return None;
     }
-    let controls = valid.bytes().filter(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')).count();
+    let controls = valid
+        .bytes()
+        .filter(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+        .count();
     (controls * 20 <= valid.len()).then_some(valid)
 }

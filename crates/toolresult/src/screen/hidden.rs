@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::{ScreenCategory, Hit};
+use super::{Hit, ScreenCategory};
 
 /// Tag characters U+E0000–E007F spell ASCII invisibly.
 pub(crate) fn is_tag(c: char) -> bool {
@@ -15,12 +15,19 @@ pub(crate) fn is_bidi_control(c: char) -> bool {
 }
 
 pub(crate) fn is_zero_width(c: char) -> bool {
-    matches!(c, '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' | '\u{2061}'..='\u{2064}')
+    matches!(
+        c,
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' | '\u{2061}'
+            ..='\u{2064}'
+    )
 }
 
 /// Characters a reader does not see (written escaped in excerpts).
 pub(crate) fn is_invisible(c: char) -> bool {
-    is_tag(c) || is_bidi_control(c) || is_zero_width(c) || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{00AD}')
+    is_tag(c)
+        || is_bidi_control(c)
+        || is_zero_width(c)
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{00AD}')
 }
 
 /// Emoji and pictographs: a ZWJ between two of them builds a sequence (👩‍💻).
@@ -43,7 +50,9 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
             i += 1;
             continue;
         }
-        let Some(c) = s[i..].chars().next() else { break };
+        let Some(c) = s[i..].chars().next() else {
+            break;
+        };
         let pos = i;
         i += c.len_utf8();
         if is_tag(c) {
@@ -57,7 +66,12 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
             let prev = s[..pos].chars().next_back();
             let flag = prev == Some('\u{1F3F4}') && last == '\u{E007F}' && end - pos <= 8 * 4;
             if !flag {
-                hits.push(Hit { category: ScreenCategory::HiddenText, rule: "unicode-tag-characters", start: pos, end });
+                hits.push(Hit {
+                    category: ScreenCategory::HiddenText,
+                    rule: "unicode-tag-characters",
+                    start: pos,
+                    end,
+                });
             }
             i = end;
         } else if is_bidi_control(c) {
@@ -74,7 +88,8 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
                 }
                 _ => false,
             };
-            let inside_word = prev.is_some_and(|p| !p.is_whitespace()) && next.is_some_and(|n| !n.is_whitespace());
+            let inside_word = prev.is_some_and(|p| !p.is_whitespace())
+                && next.is_some_and(|n| !n.is_whitespace());
             if !benign && inside_word {
                 push_merged(hits, "zero-width-character", pos, i);
             }
@@ -86,10 +101,18 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
 /// zero-width space between every letter is one reason, not twenty).
 fn push_merged(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
     if let Some(last) = hits.last_mut() {
-        if last.rule == rule && last.category == ScreenCategory::HiddenText && last.end + 64 >= start {
+        if last.rule == rule
+            && last.category == ScreenCategory::HiddenText
+            && last.end + 64 >= start
+        {
             last.end = end;
             return;
         }
     }
-    hits.push(Hit { category: ScreenCategory::HiddenText, rule, start, end });
+    hits.push(Hit {
+        category: ScreenCategory::HiddenText,
+        rule,
+        start,
+        end,
+    });
 }

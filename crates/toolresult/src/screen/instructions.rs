@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
 use super::text::{sentence_end, sentence_start, word_at, word_before, words_after};
-use super::{ScreenCategory, Hit};
+use super::{Hit, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {
@@ -307,12 +307,25 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("redirect", T::Imperative),
 ];
 
-fn push(hits: &mut Vec<Hit>, category: ScreenCategory, rule: &'static str, start: usize, end: usize) {
-    hits.push(Hit { category, rule, start, end });
+fn push(
+    hits: &mut Vec<Hit>,
+    category: ScreenCategory,
+    rule: &'static str,
+    start: usize,
+    end: usize,
+) {
+    hits.push(Hit {
+        category,
+        rule,
+        start,
+        end,
+    });
 }
 
 fn has(words: &[(usize, Vec<u8>)], set: &[&str]) -> bool {
-    words.iter().any(|(_, w)| set.iter().any(|s| w == s.as_bytes()))
+    words
+        .iter()
+        .any(|(_, w)| set.iter().any(|s| w == s.as_bytes()))
 }
 
 fn lower_contains(hay: &[u8], needle: &str) -> bool {
@@ -320,19 +333,120 @@ fn lower_contains(hay: &[u8], needle: &str) -> bool {
 }
 
 const OBJECTS: &[&str] = &[
-    "instructions", "instruction", "iunstructions", "instrucciones", "directions", "directives", "directive", "rules",
-    "prompts", "prompt", "guidelines", "guideline", "commands", "context", "constraints", "restrictions", "policies",
-    "policy", "guidance", "orders", "programming", "training", "guardrails", "filters", "safeguards", "limitations",
-    "messages", "conversation", "tasks", "task", "request", "requests", "text", "content", "input",
+    "instructions",
+    "instruction",
+    "iunstructions",
+    "instrucciones",
+    "directions",
+    "directives",
+    "directive",
+    "rules",
+    "prompts",
+    "prompt",
+    "guidelines",
+    "guideline",
+    "commands",
+    "context",
+    "constraints",
+    "restrictions",
+    "policies",
+    "policy",
+    "guidance",
+    "orders",
+    "programming",
+    "training",
+    "guardrails",
+    "filters",
+    "safeguards",
+    "limitations",
+    "messages",
+    "conversation",
+    "tasks",
+    "task",
+    "request",
+    "requests",
+    "text",
+    "content",
+    "input",
 ];
 const FILLERS: &[&str] = &[
-    "all", "any", "the", "your", "my", "of", "every", "each", "previous", "previously", "prior", "above", "earlier",
-    "preceding", "former", "original", "initial", "old", "existing", "system", "safety", "past", "given", "these",
-    "those", "that", "other", "current", "default", "standard", "developer", "content", "ethical", "moral",
-    "security", "preset", "programmed", "set", "aforementioned", "above-mentioned", "and", "or", "you", "were",
-    "was", "told", "provided", "received", "instructed", "before", "so", "far", "this", "user's", "user", "assistant's",
-    "model's", "internal", "built-in", "core", "base", "hidden", "operator", "operator's", "earlier", "everything",
-    "anything", "what", "whatever", "have", "been", "has", "just", "openai", "anthropic", "google", "company",
+    "all",
+    "any",
+    "the",
+    "your",
+    "my",
+    "of",
+    "every",
+    "each",
+    "previous",
+    "previously",
+    "prior",
+    "above",
+    "earlier",
+    "preceding",
+    "former",
+    "original",
+    "initial",
+    "old",
+    "existing",
+    "system",
+    "safety",
+    "past",
+    "given",
+    "these",
+    "those",
+    "that",
+    "other",
+    "current",
+    "default",
+    "standard",
+    "developer",
+    "content",
+    "ethical",
+    "moral",
+    "security",
+    "preset",
+    "programmed",
+    "set",
+    "aforementioned",
+    "above-mentioned",
+    "and",
+    "or",
+    "you",
+    "were",
+    "was",
+    "told",
+    "provided",
+    "received",
+    "instructed",
+    "before",
+    "so",
+    "far",
+    "this",
+    "user's",
+    "user",
+    "assistant's",
+    "model's",
+    "internal",
+    "built-in",
+    "core",
+    "base",
+    "hidden",
+    "operator",
+    "operator's",
+    "earlier",
+    "everything",
+    "anything",
+    "what",
+    "whatever",
+    "have",
+    "been",
+    "has",
+    "just",
+    "openai",
+    "anthropic",
+    "google",
+    "company",
 ];
 
 /// Markers quoted in a report ("the page contained the phrase 'ignore
@@ -342,42 +456,105 @@ fn reported(t: &[u8], start: usize, end: usize) -> bool {
     let se = sentence_end(t, end, 400);
     let sentence = &t[ss..se];
     const CUES: &[&str] = &[
-        "phrase", "contained", "contains", "containing", "string", "pattern", "injection", "attempt", "attack",
-        "tried to", "tries to", "trying to", "asked the", "asks the", "told the", "tells the", "instructed the",
-        "instructs the", "example", "such as", "e.g.", "known as", "so-called", "detected", "flagged", "blocked",
-        "quarantined", "classic", "wrote", "says", "said", "claims", "claimed", "reported", "warning about", "beware",
-        "jailbreak prompt", "red team", "red-team", "test case", "heuristic", "classifier", "filter",
+        "phrase",
+        "contained",
+        "contains",
+        "containing",
+        "string",
+        "pattern",
+        "injection",
+        "attempt",
+        "attack",
+        "tried to",
+        "tries to",
+        "trying to",
+        "asked the",
+        "asks the",
+        "told the",
+        "tells the",
+        "instructed the",
+        "instructs the",
+        "example",
+        "such as",
+        "e.g.",
+        "known as",
+        "so-called",
+        "detected",
+        "flagged",
+        "blocked",
+        "quarantined",
+        "classic",
+        "wrote",
+        "says",
+        "said",
+        "claims",
+        "claimed",
+        "reported",
+        "warning about",
+        "beware",
+        "jailbreak prompt",
+        "red team",
+        "red-team",
+        "test case",
+        "heuristic",
+        "classifier",
+        "filter",
     ];
     // The cheap test first: a report quotes the marker or reports it as an
     // infinitive ("told the model to ignore …"); then the cue words.
-    let quote_before = t[ss..start].iter().rev().take(80).any(|&b| matches!(b, b'"' | b'\'' | b'`'))
+    let quote_before = t[ss..start]
+        .iter()
+        .rev()
+        .take(80)
+        .any(|&b| matches!(b, b'"' | b'\'' | b'`'))
         || t[ss..start].ends_with("“".as_bytes());
-    let quote_after = t[end..se].iter().take(120).any(|&b| matches!(b, b'"' | b'\'' | b'`'));
+    let quote_after = t[end..se]
+        .iter()
+        .take(120)
+        .any(|&b| matches!(b, b'"' | b'\'' | b'`'));
     let infinitive = word_before(t, start).is_some_and(|(_, w)| w == b"to" || w == b"that");
-    ((quote_before && quote_after) || infinitive) && CUES.iter().any(|c| lower_contains(sentence, c))
+    ((quote_before && quote_after) || infinitive)
+        && CUES.iter().any(|c| lower_contains(sentence, c))
 }
 
 pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
     let t = text.as_bytes();
-    let mut last_imperative_sentence = usize::MAX;
+    // Common verbs ("use", "text", "list") can occur many times in one long
+    // sentence: its bounds, whether it has an order, and where its targets
+    // end are worked out once per sentence, not once per verb.
+    let mut sentence = Sentence::default();
     for f in found {
-        let Kw::Instruction(trigger) = f.kw else { continue };
+        let Kw::Instruction(trigger) = f.kw else {
+            continue;
+        };
         match trigger {
             T::PseudoTag => pseudo_tag(t, f, hits),
             T::ChatToken => {
                 if !reported(t, f.start, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "chat-template-token", f.start, f.end);
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "chat-template-token",
+                        f.start,
+                        f.end,
+                    );
                 }
             }
             T::Imperative => {
                 if word_at(t, f.start, f.end) {
-                    let ss = sentence_start(t, f.start, 600);
-                    if ss != last_imperative_sentence && imperative(t, f, hits) {
-                        last_imperative_sentence = ss;
+                    if !(sentence.start <= f.start && f.start < sentence.end) {
+                        sentence = Sentence::at(t, f.start);
+                    }
+                    if !sentence.flagged
+                        && f.end < sentence.no_target_from
+                        && imperative(t, f, &mut sentence, hits)
+                    {
+                        sentence.flagged = true;
                     }
                 }
             }
-            _ if !word_at(t, f.start, f.end) && !matches!(trigger, T::SystemMessage | T::AddressAgent) => {}
+            _ if !word_at(t, f.start, f.end)
+                && !matches!(trigger, T::SystemMessage | T::AddressAgent) => {}
             T::Override => override_marker(t, f, hits),
             T::NewInstructions => {
                 let next = t[f.end..].iter().find(|b| **b != b' ').copied();
@@ -385,12 +562,24 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let words = words_after(t, f.end, 2, 40);
                 let framed = matches!(next, Some(b':' | b'!' | b']' | b'>' | b'-'))
                     || upper
-                    || has(&words[..words.len().min(1)], &["from", "follow", "apply", "override", "supersede", "take"]);
+                    || has(
+                        &words[..words.len().min(1)],
+                        &["from", "follow", "apply", "override", "supersede", "take"],
+                    );
                 let by = word_before(t, f.start).map(|(_, w)| w);
-                let own = by.as_deref().is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
+                let own = by
+                    .as_deref()
+                    .is_some_and(|w| matches!(w, b"your" | b"following" | b"these" | b"here"));
                 let task = t[f.start..f.end].eq_ignore_ascii_case(b"new task");
-                if (framed || own) && (!task || next == Some(b':')) && !reported(t, f.start, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "new-instructions", f.start, f.end);
+                if (framed || own) && (!task || next == Some(b':')) && !reported(t, f.start, f.end)
+                {
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "new-instructions",
+                        f.start,
+                        f.end,
+                    );
                 }
             }
             T::YouAreNow => you_are_now(t, f, hits),
@@ -399,16 +588,29 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let prev = f.start.checked_sub(1).map(|i| t[i]);
                 let upper = t[f.start..f.end].iter().all(|b| !b.is_ascii_lowercase());
                 let colon_word = t[f.start..f.end].ends_with(b":");
-                let at_line_start = f.start == 0 || matches!(prev, Some(b'\n' | b'"' | b'>' | b'[' | b'(' | b'*' | b'#'));
+                let at_line_start = f.start == 0
+                    || matches!(prev, Some(b'\n' | b'"' | b'>' | b'[' | b'(' | b'*' | b'#'));
                 let ok = if colon_word {
                     at_line_start && (upper || t[f.start].is_ascii_uppercase())
                 } else {
-                    matches!(next, Some(b':' | b']' | b'>' | b'-' | b')')) || matches!(prev, Some(b'[' | b'<' | b'('))
+                    matches!(next, Some(b':' | b']' | b'>' | b'-' | b')'))
+                        || matches!(prev, Some(b'[' | b'<' | b'('))
                         || upper && t[f.start..f.end].len() > 8
-                        || words_after(t, f.end, 1, 20).first().is_some_and(|(_, w)| w == b"from" || w == b"override")
+                        || words_after(t, f.end, 1, 20)
+                            .first()
+                            .is_some_and(|(_, w)| w == b"from" || w == b"override")
                 };
-                if ok && word_at(t, f.start, f.end - colon_word as usize) && !reported(t, f.start, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "system-message", f.start, f.end);
+                if ok
+                    && word_at(t, f.start, f.end - colon_word as usize)
+                    && !reported(t, f.start, f.end)
+                {
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "system-message",
+                        f.start,
+                        f.end,
+                    );
                 }
             }
             T::Authority => authority(t, f, hits),
@@ -417,49 +619,119 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let ss = sentence_start(t, f.start, 200);
                 let subject = &t[ss..f.start];
                 const SUBJECTS: &[&str] = &[
-                    "rules", "policy", "policies", "instructions", "guidelines", "restrictions", "filters", "safety",
-                    "guardrails", "limitations", "constraints", "content restrictions", "system prompt", "directives",
-                    "safeguards", "previous instructions", "your instructions",
+                    "rules",
+                    "policy",
+                    "policies",
+                    "instructions",
+                    "guidelines",
+                    "restrictions",
+                    "filters",
+                    "safety",
+                    "guardrails",
+                    "limitations",
+                    "constraints",
+                    "content restrictions",
+                    "system prompt",
+                    "directives",
+                    "safeguards",
+                    "previous instructions",
+                    "your instructions",
                 ];
                 let words = words_before_bytes(subject);
-                let hit = words.iter().any(|w| SUBJECTS.iter().any(|s| w == s.as_bytes()));
-                let neutral = lower_contains(subject, "privacy policy") || lower_contains(subject, "return policy") || lower_contains(subject, "cookie policy");
+                let hit = words
+                    .iter()
+                    .any(|w| SUBJECTS.iter().any(|s| w == s.as_bytes()));
+                let neutral = lower_contains(subject, "privacy policy")
+                    || lower_contains(subject, "return policy")
+                    || lower_contains(subject, "cookie policy");
                 if hit && !neutral && !reported(t, ss, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "rules-changed", ss, f.end);
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "rules-changed",
+                        ss,
+                        f.end,
+                    );
                 }
             }
             T::Mode => {
                 let ss = sentence_start(t, f.start, 200);
                 let before = &t[ss..f.start];
-                let activated = ["enable", "activate", "enter", "switch", "you are", "you're", "now in", "engage", "turn on", "unlock"]
-                    .iter()
-                    .any(|w| lower_contains(before, w));
+                let activated = [
+                    "enable", "activate", "enter", "switch", "you are", "you're", "now in",
+                    "engage", "turn on", "unlock",
+                ]
+                .iter()
+                .any(|w| lower_contains(before, w));
                 let jail = lower_contains(&t[f.start..f.end], "jailbr");
-                if (activated || jail && word_before(t, f.start).is_some_and(|(_, w)| w == b"you" || w == b"are" || w == b"now"))
+                if (activated
+                    || jail
+                        && word_before(t, f.start)
+                            .is_some_and(|(_, w)| w == b"you" || w == b"are" || w == b"now"))
                     && !reported(t, f.start, f.end)
                 {
-                    push(hits, ScreenCategory::PolicyChange, "mode-switch", f.start, f.end);
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "mode-switch",
+                        f.start,
+                        f.end,
+                    );
                 }
             }
             T::FromNowOn => {
                 let se = sentence_end(t, f.end, 200);
                 let rest = &t[f.end..se];
-                let to_agent = ["you", "respond", "reply", "answer", "act as", "ignore", "behave", "obey", "pretend", "always", "never", "only"]
-                    .iter()
-                    .any(|w| lower_contains(rest, w));
+                let to_agent = [
+                    "you", "respond", "reply", "answer", "act as", "ignore", "behave", "obey",
+                    "pretend", "always", "never", "only",
+                ]
+                .iter()
+                .any(|w| lower_contains(rest, w));
                 if to_agent && !reported(t, f.start, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "from-now-on", f.start, se);
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "from-now-on",
+                        f.start,
+                        se,
+                    );
                 }
             }
             T::ReplyChange => reply_change(t, f, hits),
             T::Conceal => {
                 let words = words_after(t, f.end, 4, 40);
-                let object = has(&words, &["user", "users", "anyone", "them", "him", "her", "human", "this", "it", "owner", "customer", "confirmation", "permission", "knowledge", "approval", "me"])
-                    || lower_contains(&t[f.start..f.end], "user")
+                let object = has(
+                    &words,
+                    &[
+                        "user",
+                        "users",
+                        "anyone",
+                        "them",
+                        "him",
+                        "her",
+                        "human",
+                        "this",
+                        "it",
+                        "owner",
+                        "customer",
+                        "confirmation",
+                        "permission",
+                        "knowledge",
+                        "approval",
+                        "me",
+                    ],
+                ) || lower_contains(&t[f.start..f.end], "user")
                     || lower_contains(&t[f.start..f.end], "confirmation")
                     || lower_contains(&t[f.start..f.end], "knowledge");
                 if object && !reported(t, f.start, f.end) {
-                    push(hits, ScreenCategory::PolicyChange, "conceal-from-user", f.start, f.end);
+                    push(
+                        hits,
+                        ScreenCategory::PolicyChange,
+                        "conceal-from-user",
+                        f.start,
+                        f.end,
+                    );
                 }
             }
         }
@@ -497,13 +769,61 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
             let qualified = words[..i].iter().any(|(_, q)| {
                 matches!(
                     q.as_slice(),
-                    b"previous" | b"prior" | b"above" | b"earlier" | b"preceding" | b"former" | b"original" | b"initial" | b"all"
-                        | b"your" | b"system" | b"safety" | b"existing" | b"old" | b"past" | b"any" | b"every" | b"default"
-                        | b"ethical" | b"moral" | b"security" | b"programmed" | b"internal" | b"core" | b"given" | b"these" | b"those"
+                    b"previous"
+                        | b"prior"
+                        | b"above"
+                        | b"earlier"
+                        | b"preceding"
+                        | b"former"
+                        | b"original"
+                        | b"initial"
+                        | b"all"
+                        | b"your"
+                        | b"system"
+                        | b"safety"
+                        | b"existing"
+                        | b"old"
+                        | b"past"
+                        | b"any"
+                        | b"every"
+                        | b"default"
+                        | b"ethical"
+                        | b"moral"
+                        | b"security"
+                        | b"programmed"
+                        | b"internal"
+                        | b"core"
+                        | b"given"
+                        | b"these"
+                        | b"those"
                 )
             });
-            let weak_object = matches!(w.as_slice(), b"messages" | b"conversation" | b"tasks" | b"task" | b"request" | b"requests" | b"text" | b"content" | b"input" | b"context");
-            let strong_qualifier = words[..i].iter().any(|(_, q)| matches!(q.as_slice(), b"previous" | b"prior" | b"above" | b"earlier" | b"preceding" | b"all" | b"system" | b"original"));
+            let weak_object = matches!(
+                w.as_slice(),
+                b"messages"
+                    | b"conversation"
+                    | b"tasks"
+                    | b"task"
+                    | b"request"
+                    | b"requests"
+                    | b"text"
+                    | b"content"
+                    | b"input"
+                    | b"context"
+            );
+            let strong_qualifier = words[..i].iter().any(|(_, q)| {
+                matches!(
+                    q.as_slice(),
+                    b"previous"
+                        | b"prior"
+                        | b"above"
+                        | b"earlier"
+                        | b"preceding"
+                        | b"all"
+                        | b"system"
+                        | b"original"
+                )
+            });
             if qualified && (!weak_object || strong_qualifier) {
                 matched = true;
                 end = pos + w.len();
@@ -517,7 +837,11 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     // "ignore the above", "ignore everything above / before".
     if !matched && words.len() >= 2 {
         let (a, b) = (&words[0].1, &words[1].1);
-        if (a == b"the" && b == b"above") || (a == b"everything" && matches!(b.as_slice(), b"above" | b"before" | b"else" | b"prior")) || (a == b"all" && b == b"above") {
+        if (a == b"the" && b == b"above")
+            || (a == b"everything"
+                && matches!(b.as_slice(), b"above" | b"before" | b"else" | b"prior"))
+            || (a == b"all" && b == b"above")
+        {
             matched = true;
             end = words[1].0 + b.len();
         }
@@ -528,59 +852,255 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     if reported(t, f.start, end) {
         return;
     }
-    push(hits, ScreenCategory::PolicyChange, "ignore-previous-instructions", f.start, end);
+    push(
+        hits,
+        ScreenCategory::PolicyChange,
+        "ignore-previous-instructions",
+        f.start,
+        end,
+    );
 }
 
 fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let words = words_after(t, f.end, 4, 60);
-    let Some((_, first)) = words.first() else { return };
+    let Some((_, first)) = words.first() else {
+        return;
+    };
     const BAD: &[&str] = &[
-        "in", "an", "a", "the", "operating", "acting", "my", "free", "unrestricted", "unfiltered", "uncensored",
-        "allowed", "permitted", "authorized", "authorised", "jailbroken", "dan", "developer", "admin", "root", "god",
-        "evil", "unlocked", "going", "required", "instructed", "obligated", "expected", "to", "no", "bound", "able",
-        "capable", "released", "liberated", "exempt", "playing", "roleplaying", "role-playing", "pretending",
-        "called", "named", "known", "someone", "something", "chatgpt", "gpt", "claude", "gemini", "assistant",
-        "different", "new", "only", "limited", "responsible", "tasked", "under", "working", "following", "obeying",
-        "answering", "responding", "reporting", "controlled", "owned", "serving", "ai",
+        "in",
+        "an",
+        "a",
+        "the",
+        "operating",
+        "acting",
+        "my",
+        "free",
+        "unrestricted",
+        "unfiltered",
+        "uncensored",
+        "allowed",
+        "permitted",
+        "authorized",
+        "authorised",
+        "jailbroken",
+        "dan",
+        "developer",
+        "admin",
+        "root",
+        "god",
+        "evil",
+        "unlocked",
+        "going",
+        "required",
+        "instructed",
+        "obligated",
+        "expected",
+        "to",
+        "no",
+        "bound",
+        "able",
+        "capable",
+        "released",
+        "liberated",
+        "exempt",
+        "playing",
+        "roleplaying",
+        "role-playing",
+        "pretending",
+        "called",
+        "named",
+        "known",
+        "someone",
+        "something",
+        "chatgpt",
+        "gpt",
+        "claude",
+        "gemini",
+        "assistant",
+        "different",
+        "new",
+        "only",
+        "limited",
+        "responsible",
+        "tasked",
+        "under",
+        "working",
+        "following",
+        "obeying",
+        "answering",
+        "responding",
+        "reporting",
+        "controlled",
+        "owned",
+        "serving",
+        "ai",
     ];
     let trigger = &t[f.start..f.end];
     let negated = lower_contains(trigger, "no longer");
-    let will = lower_contains(trigger, "will now") || lower_contains(trigger, "must now") || lower_contains(trigger, "now have");
+    let will = lower_contains(trigger, "will now")
+        || lower_contains(trigger, "must now")
+        || lower_contains(trigger, "now have");
     let ok = if negated {
         // "you are no longer bound by / restricted / an assistant".
-        has(&words[..words.len().min(2)], &["bound", "restricted", "limited", "required", "an", "a", "subject", "constrained", "obligated", "under", "allowed", "governed", "following", "chatgpt", "claude", "assistant"])
+        has(
+            &words[..words.len().min(2)],
+            &[
+                "bound",
+                "restricted",
+                "limited",
+                "required",
+                "an",
+                "a",
+                "subject",
+                "constrained",
+                "obligated",
+                "under",
+                "allowed",
+                "governed",
+                "following",
+                "chatgpt",
+                "claude",
+                "assistant",
+            ],
+        )
     } else if will {
-        has(&words[..words.len().min(2)], &["ignore", "act", "respond", "reply", "answer", "obey", "follow", "behave", "pretend", "only", "always", "access", "full", "no", "unrestricted", "admin", "root", "permission", "be"])
+        has(
+            &words[..words.len().min(2)],
+            &[
+                "ignore",
+                "act",
+                "respond",
+                "reply",
+                "answer",
+                "obey",
+                "follow",
+                "behave",
+                "pretend",
+                "only",
+                "always",
+                "access",
+                "full",
+                "no",
+                "unrestricted",
+                "admin",
+                "root",
+                "permission",
+                "be",
+            ],
+        )
     } else {
         BAD.iter().any(|b| first == b.as_bytes())
-            && !(first == b"in" && has(&words[1..words.len().min(3)], &["charge", "control", "the", "line", "queue", "sync", "good"]) && !has(&words, &["mode"]))
-            && !(first == b"a" || first == b"an" || first == b"the") | has(&words[1..], &["ai", "assistant", "agent", "model", "bot", "chatbot", "unrestricted", "evil", "different", "new", "hacker", "character", "persona", "admin", "administrator", "dan", "jailbroken", "uncensored", "unfiltered", "helpful", "system", "language", "rogue", "free"])
+            && !(first == b"in"
+                && has(
+                    &words[1..words.len().min(3)],
+                    &["charge", "control", "the", "line", "queue", "sync", "good"],
+                )
+                && !has(&words, &["mode"]))
+            && !(first == b"a" || first == b"an" || first == b"the")
+                | has(
+                    &words[1..],
+                    &[
+                        "ai",
+                        "assistant",
+                        "agent",
+                        "model",
+                        "bot",
+                        "chatbot",
+                        "unrestricted",
+                        "evil",
+                        "different",
+                        "new",
+                        "hacker",
+                        "character",
+                        "persona",
+                        "admin",
+                        "administrator",
+                        "dan",
+                        "jailbroken",
+                        "uncensored",
+                        "unfiltered",
+                        "helpful",
+                        "system",
+                        "language",
+                        "rogue",
+                        "free",
+                    ],
+                )
     };
     if ok && !reported(t, f.start, f.end) {
-        let end = words.get(1).or(words.first()).map_or(f.end, |(p, w)| p + w.len());
-        push(hits, ScreenCategory::PolicyChange, "you-are-now", f.start, end);
+        let end = words
+            .get(1)
+            .or(words.first())
+            .map_or(f.end, |(p, w)| p + w.len());
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "you-are-now",
+            f.start,
+            end,
+        );
     }
 }
 
 /// `<INFORMATION>`, `<IMPORTANT>`, `</system>`, `<admin instructions>`, ….
 fn pseudo_tag(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     // The keyword is `<name` or `</name`: read the whole tag name from `<`.
-    let f = &Found { end: f.start + 1, ..*f };
+    let f = &Found {
+        end: f.start + 1,
+        ..*f
+    };
     const TAGS: &[&str] = &[
-        "information", "important", "system", "admin", "instructions", "instruction", "sys", "system_prompt",
-        "system-prompt", "override", "secret_instructions", "hidden_instructions", "ai_instructions", "directive",
-        "directives", "urgent", "jailbreak", "system mode", "system_message", "system-message", "admin instructions",
-        "admin_instructions", "important instructions", "important_instructions", "priority", "critical",
-        "policy_update", "policy-update", "new_instructions", "new instructions", "instructions_for_ai", "system_override",
-        "system override", "important message", "assistant_instructions", "agent_instructions", "ai",
-        "admin_message", "system_notice", "mandatory", "confidential_instructions",
+        "information",
+        "important",
+        "system",
+        "admin",
+        "instructions",
+        "instruction",
+        "sys",
+        "system_prompt",
+        "system-prompt",
+        "override",
+        "secret_instructions",
+        "hidden_instructions",
+        "ai_instructions",
+        "directive",
+        "directives",
+        "urgent",
+        "jailbreak",
+        "system mode",
+        "system_message",
+        "system-message",
+        "admin instructions",
+        "admin_instructions",
+        "important instructions",
+        "important_instructions",
+        "priority",
+        "critical",
+        "policy_update",
+        "policy-update",
+        "new_instructions",
+        "new instructions",
+        "instructions_for_ai",
+        "system_override",
+        "system override",
+        "important message",
+        "assistant_instructions",
+        "agent_instructions",
+        "ai",
+        "admin_message",
+        "system_notice",
+        "mandatory",
+        "confidential_instructions",
     ];
     let mut i = f.end;
     if t.get(i) == Some(&b'/') {
         i += 1;
     }
     let start = i;
-    while i < t.len() && i - start <= 40 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'_' | b'-' | b' ')) {
+    while i < t.len()
+        && i - start <= 40
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'_' | b'-' | b' '))
+    {
         i += 1;
     }
     if t.get(i) != Some(&b'>') || i == start {
@@ -589,7 +1109,13 @@ fn pseudo_tag(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let name: Vec<u8> = t[start..i].iter().map(u8::to_ascii_lowercase).collect();
     let name = name.trim_ascii();
     if TAGS.iter().any(|tag| name == tag.as_bytes()) && !reported(t, f.start, i + 1) {
-        push(hits, ScreenCategory::PolicyChange, "pseudo-tag", f.start, i + 1);
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "pseudo-tag",
+            f.start,
+            i + 1,
+        );
     }
 }
 
@@ -600,68 +1126,243 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     }
     let word = &t[f.start..f.end];
     let upper = word.iter().all(|b| b.is_ascii_uppercase());
-    let bangs = t[f.end..].iter().take(8).take_while(|&&b| b == b'!' || b == b' ').filter(|&&b| b == b'!').count();
+    let bangs = t[f.end..]
+        .iter()
+        .take(8)
+        .take_while(|&&b| b == b'!' || b == b' ')
+        .filter(|&&b| b == b'!')
+        .count();
     let words = words_after(t, f.end, 6, 80);
-    let addressed = has(&words[..words.len().min(3)], &["ai", "assistant", "agent", "model", "llm", "chatbot", "bot", "gpt", "claude", "gemini", "copilot"]);
+    let addressed = has(
+        &words[..words.len().min(3)],
+        &[
+            "ai",
+            "assistant",
+            "agent",
+            "model",
+            "llm",
+            "chatbot",
+            "bot",
+            "gpt",
+            "claude",
+            "gemini",
+            "copilot",
+        ],
+    );
     let message_to_you = word.eq_ignore_ascii_case(b"important")
-        && has(&words[..words.len().min(1)], &["message", "instructions", "instruction", "notice", "update"])
-        && (lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "to you") || lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
+        && has(
+            &words[..words.len().min(1)],
+            &["message", "instructions", "instruction", "notice", "update"],
+        )
+        && (lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "to you")
+            || lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
     // "IMPORTANT!!! The office is closed" is a notice; the marker counts when
     // what follows speaks to the agent or overrides something.
     let follow = &t[f.end..(f.end + 240).min(t.len())];
-    let speaks_to_agent = ["you", "your", "assistant", " ai ", "agent", "model", "instructions", "ignore", "disregard", "must", "do not", "don't"]
-        .iter()
-        .any(|w| lower_contains(follow, w));
+    let speaks_to_agent = [
+        "you",
+        "your",
+        "assistant",
+        " ai ",
+        "agent",
+        "model",
+        "instructions",
+        "ignore",
+        "disregard",
+        "must",
+        "do not",
+        "don't",
+    ]
+    .iter()
+    .any(|w| lower_contains(follow, w));
     if ((upper && bangs >= 2 && speaks_to_agent) || (upper && addressed) || message_to_you)
         && !reported(t, f.start, f.end)
     {
-        push(hits, ScreenCategory::PolicyChange, "authority-marker", f.start, f.end + bangs);
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "authority-marker",
+            f.start,
+            f.end + bangs,
+        );
     }
 }
 
 const AGENT_WORDS: &[&str] = &[
-    "ai", "assistant", "agent", "model", "llm", "chatbot", "bot", "gpt", "chatgpt", "claude", "gemini", "copilot",
-    "language", "automated", "autonomous", "ai-assistant", "ai-agent",
+    "ai",
+    "assistant",
+    "agent",
+    "model",
+    "llm",
+    "chatbot",
+    "bot",
+    "gpt",
+    "chatgpt",
+    "claude",
+    "gemini",
+    "copilot",
+    "language",
+    "automated",
+    "autonomous",
+    "ai-assistant",
+    "ai-agent",
 ];
 
 fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     if !super::text::boundary_before(t, f.start) {
         return;
     }
-    if t[f.end - 1].is_ascii_alphanumeric() && t.get(f.end).is_some_and(|b| b.is_ascii_alphanumeric()) {
+    if t[f.end - 1].is_ascii_alphanumeric()
+        && t.get(f.end).is_some_and(|b| b.is_ascii_alphanumeric())
+    {
         return;
     }
-    let greeting = t[f.start..f.end].eq_ignore_ascii_case(b"dear ") || t[f.start..f.end].eq_ignore_ascii_case(b"hey ");
+    let greeting = t[f.start..f.end].eq_ignore_ascii_case(b"dear ")
+        || t[f.start..f.end].eq_ignore_ascii_case(b"hey ");
     if greeting {
         // "Dear AI assistant, I'm an editor …" is a letter; it is an
         // injection when it goes on to override or order.
         let follow = &t[f.end..(f.end + 300).min(t.len())];
-        if !["ignore", "disregard", "forget", "instead", "you must", "you are required", "new instructions", "override"].iter().any(|w| lower_contains(follow, w)) {
+        if ![
+            "ignore",
+            "disregard",
+            "forget",
+            "instead",
+            "you must",
+            "you are required",
+            "new instructions",
+            "override",
+        ]
+        .iter()
+        .any(|w| lower_contains(follow, w))
+        {
             return;
         }
     }
     let words = words_after(t, f.end, 3, 40);
-    let next = words.iter().map(|(_, w)| w.as_slice()).find(|w| !matches!(*w, b"the" | b"any" | b"all" | b"an" | b"a" | b"you" | b"our" | b"this"));
+    let next = words.iter().map(|(_, w)| w.as_slice()).find(|w| {
+        !matches!(
+            *w,
+            b"the" | b"any" | b"all" | b"an" | b"a" | b"you" | b"our" | b"this"
+        )
+    });
     // "instructions for AI agents" (plural, generic) describes; "note to the assistant" addresses.
     let to_agent = next.is_some_and(|w| AGENT_WORDS.iter().any(|a| w == a.as_bytes()))
-        && !words.iter().any(|(_, w)| matches!(w.as_slice(), b"agents" | b"assistants" | b"models" | b"llms" | b"chatbots" | b"bots"))
+        && !words.iter().any(|(_, w)| {
+            matches!(
+                w.as_slice(),
+                b"agents" | b"assistants" | b"models" | b"llms" | b"chatbots" | b"bots"
+            )
+        })
         || lower_contains(&t[f.start..f.end], "to the ai");
     if to_agent && !reported(t, f.start, f.end) {
         let end = words.last().map_or(f.end, |(p, w)| p + w.len());
-        push(hits, ScreenCategory::PolicyChange, "addresses-the-agent", f.start, end);
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "addresses-the-agent",
+            f.start,
+            end,
+        );
     }
 }
 
 const REPLY_VERBS: &[&str] = &[
-    "add", "include", "integrate", "augment", "enhance", "modify", "provide", "format", "end", "begin", "start",
-    "conclude", "write", "translate", "encode", "scramble", "combine", "group", "introduce", "insert", "append",
-    "prepend", "mention", "recommend", "suggest", "promote", "use", "respond", "reply", "answer", "make", "ensure",
-    "emphasize", "emphasise", "highlight", "incorporate", "embed", "put", "structure", "present", "rewrite",
-    "replace", "spell", "reverse", "capitalize", "convert", "in", "always", "only", "please", "do", "don't",
-    "never", "finish", "close", "sign", "state", "express", "output", "print", "return", "give", "keep", "limit",
-    "compose", "craft", "frame", "phrase", "alternate", "swap", "substitute", "shuffle", "randomize", "randomise",
-    "repeat", "double", "separate", "split", "remove", "omit", "exclude", "attach", "link", "direct", "tell",
-    "invite", "encourage", "ask", "share", "insert", "introduce", "cite", "refer", "advertise", "endorse",
+    "add",
+    "include",
+    "integrate",
+    "augment",
+    "enhance",
+    "modify",
+    "provide",
+    "format",
+    "end",
+    "begin",
+    "start",
+    "conclude",
+    "write",
+    "translate",
+    "encode",
+    "scramble",
+    "combine",
+    "group",
+    "introduce",
+    "insert",
+    "append",
+    "prepend",
+    "mention",
+    "recommend",
+    "suggest",
+    "promote",
+    "use",
+    "respond",
+    "reply",
+    "answer",
+    "make",
+    "ensure",
+    "emphasize",
+    "emphasise",
+    "highlight",
+    "incorporate",
+    "embed",
+    "put",
+    "structure",
+    "present",
+    "rewrite",
+    "replace",
+    "spell",
+    "reverse",
+    "capitalize",
+    "convert",
+    "in",
+    "always",
+    "only",
+    "please",
+    "do",
+    "don't",
+    "never",
+    "finish",
+    "close",
+    "sign",
+    "state",
+    "express",
+    "output",
+    "print",
+    "return",
+    "give",
+    "keep",
+    "limit",
+    "compose",
+    "craft",
+    "frame",
+    "phrase",
+    "alternate",
+    "swap",
+    "substitute",
+    "shuffle",
+    "randomize",
+    "randomise",
+    "repeat",
+    "double",
+    "separate",
+    "split",
+    "remove",
+    "omit",
+    "exclude",
+    "attach",
+    "link",
+    "direct",
+    "tell",
+    "invite",
+    "encourage",
+    "ask",
+    "share",
+    "insert",
+    "introduce",
+    "cite",
+    "refer",
+    "advertise",
+    "endorse",
 ];
 
 /// Instructions about the agent's own reply ("Include a sentence in your
@@ -672,25 +1373,61 @@ fn reply_change(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     }
     let ss = sentence_start(t, f.start, 300);
     let lead = words_after(t, ss, 1, 40);
-    let Some((_, first)) = lead.first() else { return };
+    let Some((_, first)) = lead.first() else {
+        return;
+    };
     let phrase = &t[f.start..f.end];
-    let imperative_reply = phrase.len() >= 5 && (phrase[..5].eq_ignore_ascii_case(b"respo") || phrase[..5].eq_ignore_ascii_case(b"reply") || phrase[..5].eq_ignore_ascii_case(b"answe"))
+    let imperative_reply = phrase.len() >= 5
+        && (phrase[..5].eq_ignore_ascii_case(b"respo")
+            || phrase[..5].eq_ignore_ascii_case(b"reply")
+            || phrase[..5].eq_ignore_ascii_case(b"answe"))
         && !phrase.starts_with(b"your")
         && !phrase[..4].eq_ignore_ascii_case(b"your");
     let ok = if imperative_reply {
         // "Respond only in …", "Reply in Base64": the sentence starts with it.
         lead.first().is_some_and(|(p, _)| *p == f.start) && {
             let w = words_after(t, f.end, 1, 30);
-            w.first().is_some_and(|(_, w)| !matches!(w.as_slice(), b"to" | b"this" | b"the" | b"a" | b"an" | b"back" | b"within" | b"by"))
+            w.first().is_some_and(|(_, w)| {
+                !matches!(
+                    w.as_slice(),
+                    b"to" | b"this" | b"the" | b"a" | b"an" | b"back" | b"within" | b"by"
+                )
+            })
         }
     } else {
         // "… in your response": led by an imperative verb; not "Thanks for your reply".
         let before = word_before(t, f.start).map(|(_, w)| w);
-        let prep = before.as_deref().is_some_and(|w| matches!(w, b"in" | b"to" | b"of" | b"with" | b"within" | b"into" | b"end" | b"start" | b"begin" | b"enhance" | b"augment" | b"modify" | b"format" | b"translate" | b"encode" | b"provide"));
+        let prep = before.as_deref().is_some_and(|w| {
+            matches!(
+                w,
+                b"in"
+                    | b"to"
+                    | b"of"
+                    | b"with"
+                    | b"within"
+                    | b"into"
+                    | b"end"
+                    | b"start"
+                    | b"begin"
+                    | b"enhance"
+                    | b"augment"
+                    | b"modify"
+                    | b"format"
+                    | b"translate"
+                    | b"encode"
+                    | b"provide"
+            )
+        });
         prep && REPLY_VERBS.iter().any(|v| first == v.as_bytes())
     };
     if ok && !reported(t, f.start, f.end) {
-        push(hits, ScreenCategory::PolicyChange, "reply-manipulation", ss, sentence_end(t, f.end, 300));
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "reply-manipulation",
+            ss,
+            sentence_end(t, f.end, 300),
+        );
     }
 }
 
@@ -699,17 +1436,77 @@ fn reply_change(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
 fn imperative_start(t: &[u8], verb_start: usize) -> bool {
     let mut at = verb_start;
     for _ in 0..6 {
-        let Some((ws, w)) = word_before(t, at) else { break };
+        let Some((ws, w)) = word_before(t, at) else {
+            break;
+        };
         const FILLERS: &[&str] = &[
-            "please", "kindly", "now", "then", "immediately", "also", "first", "firstly", "next", "finally",
-            "quickly", "just", "simply", "and", "so", "urgently", "must", "should", "need", "to", "you", "have",
-            "can", "could", "would", "will", "make", "sure", "be", "remember", "don't", "forget",
-            "let's", "lets", "us", "go", "ahead", "secondly", "lastly", "afterwards", "after", "that", "thereafter",
-            "additionally", "furthermore", "moreover", "instead", "right", "away", "asap", "hey", "hi", "ok", "okay",
-            "required", "are", "is", "it", "necessary", "important", "mandatory",
+            "please",
+            "kindly",
+            "now",
+            "then",
+            "immediately",
+            "also",
+            "first",
+            "firstly",
+            "next",
+            "finally",
+            "quickly",
+            "just",
+            "simply",
+            "and",
+            "so",
+            "urgently",
+            "must",
+            "should",
+            "need",
+            "to",
+            "you",
+            "have",
+            "can",
+            "could",
+            "would",
+            "will",
+            "make",
+            "sure",
+            "be",
+            "remember",
+            "don't",
+            "forget",
+            "let's",
+            "lets",
+            "us",
+            "go",
+            "ahead",
+            "secondly",
+            "lastly",
+            "afterwards",
+            "after",
+            "that",
+            "thereafter",
+            "additionally",
+            "furthermore",
+            "moreover",
+            "instead",
+            "right",
+            "away",
+            "asap",
+            "hey",
+            "hi",
+            "ok",
+            "okay",
+            "required",
+            "are",
+            "is",
+            "it",
+            "necessary",
+            "important",
+            "mandatory",
         ];
         // "I need you to …", "I want you to …".
-        let i_want = w == b"i" && words_after(t, ws, 2, 12).get(1).is_some_and(|(_, n)| n == b"need" || n == b"want");
+        let i_want = w == b"i"
+            && words_after(t, ws, 2, 12)
+                .get(1)
+                .is_some_and(|(_, n)| n == b"need" || n == b"want");
         if FILLERS.iter().any(|f| w == f.as_bytes()) || i_want {
             at = ws;
         } else {
@@ -720,46 +1517,200 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
     while i > 0 && matches!(t[i - 1], b' ' | b'\t') {
         i -= 1;
     }
-    i == 0 || (i >= 2 && t[i - 2] == b'\\' && matches!(t[i - 1], b'n' | b'r')) || matches!(t[i - 1], b'\n' | b'.' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b'(' | b'>' | b'*' | b'-' | b',' | b'{' | b'[' | b'\\')
+    i == 0
+        || (i >= 2 && t[i - 2] == b'\\' && matches!(t[i - 1], b'n' | b'r'))
+        || matches!(
+            t[i - 1],
+            b'\n'
+                | b'.'
+                | b'!'
+                | b'?'
+                | b':'
+                | b';'
+                | b'"'
+                | b'\''
+                | b'('
+                | b'>'
+                | b'*'
+                | b'-'
+                | b','
+                | b'{'
+                | b'['
+                | b'\\'
+        )
         || t[..i].ends_with("•".as_bytes())
 }
 
 /// An imperative to visit / download / run / send / transfer with a target.
-fn imperative(t: &[u8], f: &Found, hits: &mut Vec<Hit>) -> bool {
-    let after_label = t[f.end..].iter().take(3).position(|&b| b != b'\'' && b != b'"').map(|p| t[f.end + p]);
+/// The sentence the imperative rule is looking at.
+#[derive(Default)]
+struct Sentence {
+    start: usize,
+    end: usize,
+    /// An order has been reported in this sentence.
+    flagged: bool,
+    /// Whether an imperative verb starts it (None: not worked out yet).
+    leads: Option<bool>,
+    /// No target lies after this offset (`usize::MAX`: not known).
+    no_target_from: usize,
+}
+
+impl Sentence {
+    fn at(t: &[u8], at: usize) -> Self {
+        Sentence {
+            start: sentence_start(t, at, 600),
+            end: sentence_end(t, at, 600).max(at + 1),
+            flagged: false,
+            leads: None,
+            no_target_from: usize::MAX,
+        }
+    }
+}
+
+fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>) -> bool {
+    let after_label = t[f.end..]
+        .iter()
+        .take(3)
+        .position(|&b| b != b'\'' && b != b'"')
+        .map(|p| t[f.end + p]);
     if after_label == Some(b':') {
         return false; // "Email: info@…", `'email': …` is a label
     }
     // The order may start the sentence ("Please send …") or follow a first
     // clause that does ("Retrieve X and email it to …").
     let direct = imperative_start(t, f.start);
-    let ss = sentence_start(t, f.start, 600);
+    let ss = sentence.start;
     if !direct {
-        let lead = words_after(t, ss, 4, 80);
-        if !lead.iter().any(|(p, _)| *p <= f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)) {
+        let leads = *sentence.leads.get_or_insert_with(|| {
+            words_after(t, ss, 4, 80)
+                .iter()
+                .any(|(p, _)| is_action_verb(&t[*p..]) && imperative_start(t, *p))
+        });
+        if !leads {
             return false;
         }
     }
-    let se = sentence_end(t, f.end, 600);
-    if target(&t[f.end..se]).is_none() || reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
+    let se = sentence.end.max(f.end);
+    if target(&t[f.end..se]).is_none() {
+        // Later verbs in this sentence see a suffix of this text: no target there either.
+        sentence.no_target_from = f.end;
         return false;
     }
-    push(hits, ScreenCategory::FetchExecuteInstruction, "imperative-with-target", f.start, se);
+    if reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
+        return false;
+    }
+    push(
+        hits,
+        ScreenCategory::FetchExecuteInstruction,
+        "imperative-with-target",
+        f.start,
+        se,
+    );
     true
 }
 
 fn is_action_verb(at: &[u8]) -> bool {
-    let w: Vec<u8> = at.iter().take(20).take_while(|b| b.is_ascii_alphabetic() || **b == b'-').map(u8::to_ascii_lowercase).collect();
+    let w: Vec<u8> = at
+        .iter()
+        .take(20)
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b'-')
+        .map(u8::to_ascii_lowercase)
+        .collect();
     const LEADS: &[&str] = &[
-        "visit", "go", "navigate", "open", "click", "browse", "download", "fetch", "install", "run", "execute",
-        "launch", "send", "email", "e-mail", "forward", "transfer", "wire", "pay", "withdraw", "deposit", "upload",
-        "post", "share", "submit", "call", "grant", "invite", "add", "log", "sign", "login", "follow", "retrieve",
-        "get", "read", "copy", "export", "delete", "change", "update", "reset", "create", "purchase", "buy", "order",
-        "book", "use", "list", "find", "search", "check", "tell", "contact", "message", "text", "schedule", "move",
-        "save", "publish", "tweet", "include", "integrate", "suggest", "recommend", "direct", "redirect", "access",
-        "unlock", "disable", "enable", "approve", "confirm", "provide", "give", "make", "set", "print", "output",
-        "gather", "collect", "compile", "extract", "look", "obtain", "grab", "pull", "dump", "summarize", "summarise",
-        "ignore", "disregard", "forget", "override",
+        "visit",
+        "go",
+        "navigate",
+        "open",
+        "click",
+        "browse",
+        "download",
+        "fetch",
+        "install",
+        "run",
+        "execute",
+        "launch",
+        "send",
+        "email",
+        "e-mail",
+        "forward",
+        "transfer",
+        "wire",
+        "pay",
+        "withdraw",
+        "deposit",
+        "upload",
+        "post",
+        "share",
+        "submit",
+        "call",
+        "grant",
+        "invite",
+        "add",
+        "log",
+        "sign",
+        "login",
+        "follow",
+        "retrieve",
+        "get",
+        "read",
+        "copy",
+        "export",
+        "delete",
+        "change",
+        "update",
+        "reset",
+        "create",
+        "purchase",
+        "buy",
+        "order",
+        "book",
+        "use",
+        "list",
+        "find",
+        "search",
+        "check",
+        "tell",
+        "contact",
+        "message",
+        "text",
+        "schedule",
+        "move",
+        "save",
+        "publish",
+        "tweet",
+        "include",
+        "integrate",
+        "suggest",
+        "recommend",
+        "direct",
+        "redirect",
+        "access",
+        "unlock",
+        "disable",
+        "enable",
+        "approve",
+        "confirm",
+        "provide",
+        "give",
+        "make",
+        "set",
+        "print",
+        "output",
+        "gather",
+        "collect",
+        "compile",
+        "extract",
+        "look",
+        "obtain",
+        "grab",
+        "pull",
+        "dump",
+        "summarize",
+        "summarise",
+        "ignore",
+        "disregard",
+        "forget",
+        "override",
     ];
     LEADS.iter().any(|l| w == l.as_bytes())
 }
@@ -768,9 +1719,12 @@ fn is_action_verb(at: &[u8]) -> bool {
 /// order only when it asks for an action ("Can you email X to …" counts).
 fn question_about_reader(t: &[u8], ss: usize, verb_start: usize) -> bool {
     let lead = &t[ss..verb_start];
-    ["did you", "have you", "do you", "were you", "are you", "why", "how", "when", "where", "what", "if you", "whether"]
-        .iter()
-        .any(|w| lower_contains(lead, w))
+    [
+        "did you", "have you", "do you", "were you", "are you", "why", "how", "when", "where",
+        "what", "if you", "whether",
+    ]
+    .iter()
+    .any(|w| lower_contains(lead, w))
 }
 
 /// A place to send to or fetch from: a URL, domain, e-mail address, IBAN,
@@ -779,10 +1733,18 @@ fn target(rest: &[u8]) -> Option<&'static str> {
     let mut digits_seen = false;
     for (i, &b) in rest.iter().enumerate() {
         match b {
-            b'/' if rest[i..].starts_with(b"//") && i > 0 && rest[i - 1] == b':' => return Some("url"),
-            b'w' | b'W' if rest.len() >= i + 4 && rest[i..i + 4].eq_ignore_ascii_case(b"www.") => return Some("url"),
-            b'@' if email(&rest[i.saturating_sub(64)..(i + 256).min(rest.len())]) => return Some("email"),
-            b'.' if domain(&rest[i.saturating_sub(1)..(i + 16).min(rest.len())]) => return Some("domain"),
+            b'/' if rest[i..].starts_with(b"//") && i > 0 && rest[i - 1] == b':' => {
+                return Some("url")
+            }
+            b'w' | b'W' if rest.len() >= i + 4 && rest[i..i + 4].eq_ignore_ascii_case(b"www.") => {
+                return Some("url")
+            }
+            b'@' if email(&rest[i.saturating_sub(64)..(i + 256).min(rest.len())]) => {
+                return Some("email")
+            }
+            b'.' if domain(&rest[i.saturating_sub(1)..(i + 16).min(rest.len())]) => {
+                return Some("domain")
+            }
             b'0'..=b'9' => digits_seen = true,
             _ => {}
         }
@@ -790,7 +1752,10 @@ fn target(rest: &[u8]) -> Option<&'static str> {
     if iban(rest) || digits_seen && long_number(rest) {
         return Some("account");
     }
-    if rest.windows(42).any(|w| w[0] == b'0' && w[1] == b'x' && w[2..].iter().all(u8::is_ascii_hexdigit)) {
+    if rest
+        .windows(42)
+        .any(|w| w[0] == b'0' && w[1] == b'x' && w[2..].iter().all(u8::is_ascii_hexdigit))
+    {
         return Some("wallet");
     }
     None
@@ -801,19 +1766,33 @@ fn email(b: &[u8]) -> bool {
         c == b'@'
             && i > 0
             && (b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'.' | b'_' | b'-' | b'+'))
-            && b[i + 1..].iter().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')).filter(|&&c| c == b'.').count() >= 1
+            && b[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+                .filter(|&&c| c == b'.')
+                .count()
+                >= 1
     })
 }
 
-const TLDS: &[&str] = &["com", "net", "org", "io", "xyz", "co", "ru", "info", "biz", "me", "app", "dev", "ai", "cn", "tk", "top", "site", "online", "click", "link", "ly", "to", "cc", "us", "uk", "de"];
+const TLDS: &[&str] = &[
+    "com", "net", "org", "io", "xyz", "co", "ru", "info", "biz", "me", "app", "dev", "ai", "cn",
+    "tk", "top", "site", "online", "click", "link", "ly", "to", "cc", "us", "uk", "de",
+];
 
 fn domain(b: &[u8]) -> bool {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'.' && i > 0 && b[i - 1].is_ascii_alphanumeric() {
-            let tld: Vec<u8> = b[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).map(u8::to_ascii_lowercase).collect();
+            let tld: Vec<u8> = b[i + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .map(u8::to_ascii_lowercase)
+                .collect();
             let after = b.get(i + 1 + tld.len());
-            if TLDS.iter().any(|t| tld == t.as_bytes()) && after.is_none_or(|c| !c.is_ascii_alphanumeric()) {
+            if TLDS.iter().any(|t| tld == t.as_bytes())
+                && after.is_none_or(|c| !c.is_ascii_alphanumeric())
+            {
                 return true;
             }
         }
@@ -824,8 +1803,13 @@ fn domain(b: &[u8]) -> bool {
 
 fn iban(b: &[u8]) -> bool {
     b.windows(16).any(|w| {
-        w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() && w[2].is_ascii_digit() && w[3].is_ascii_digit()
-            && w[4..].iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        w[0].is_ascii_uppercase()
+            && w[1].is_ascii_uppercase()
+            && w[2].is_ascii_digit()
+            && w[3].is_ascii_digit()
+            && w[4..]
+                .iter()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
     })
 }
 

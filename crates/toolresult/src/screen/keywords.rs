@@ -79,9 +79,17 @@ impl Keywords {
         let mut state = OverlappingState::start();
         let mut out = Vec::new();
         // A DFA built from a valid table never fails an unanchored search.
-        while self.automaton.try_find_overlapping(&input, &mut state).is_ok() {
+        while self
+            .automaton
+            .try_find_overlapping(&input, &mut state)
+            .is_ok()
+        {
             let Some(m) = state.get_match() else { break };
-            out.push(Found { kw: self.kinds[m.pattern().as_usize()], start: m.start(), end: m.end() });
+            out.push(Found {
+                kw: self.kinds[m.pattern().as_usize()],
+                start: m.start(),
+                end: m.end(),
+            });
         }
         out
     }

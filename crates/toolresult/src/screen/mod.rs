@@ -251,7 +251,14 @@ impl Screener {
         sink.finish()
     }
 
-    fn walk(&self, value: &Value, path: &mut String, key: Option<&str>, sink: &mut Sink<'_>, depth: usize) {
+    fn walk(
+        &self,
+        value: &Value,
+        path: &mut String,
+        key: Option<&str>,
+        sink: &mut Sink<'_>,
+        depth: usize,
+    ) {
         // Values come from a parser with a depth limit; this guards direct callers.
         if depth > 256 {
             return;
@@ -322,7 +329,11 @@ impl Screener {
                 // Instructions smuggled in tag characters: screen what they spell.
                 let mut inner = Vec::new();
                 self.scan_text(&tags.text, &mut inner, 1);
-                hits.extend(inner.into_iter().map(|h| Hit { start: tags.start, end: tags.end, ..h }));
+                hits.extend(inner.into_iter().map(|h| Hit {
+                    start: tags.start,
+                    end: tags.end,
+                    ..h
+                }));
             }
         }
         hits.retain(|h| on(h.category));
@@ -373,12 +384,20 @@ impl Screener {
     fn redact_walk(&self, value: &Value, key: Option<&str>, depth: usize) -> Value {
         match value {
             Value::String(s) => Value::String(self.redact_string(s, key)),
-            Value::Array(items) if depth < 256 => {
-                Value::Array(items.iter().map(|v| self.redact_walk(v, None, depth + 1)).collect())
-            }
+            Value::Array(items) if depth < 256 => Value::Array(
+                items
+                    .iter()
+                    .map(|v| self.redact_walk(v, None, depth + 1))
+                    .collect(),
+            ),
             Value::Object(map) if depth < 256 => Value::Object(
                 map.iter()
-                    .map(|(k, v)| (self.redact_string(k, None), self.redact_walk(v, Some(k), depth + 1)))
+                    .map(|(k, v)| {
+                        (
+                            self.redact_string(k, None),
+                            self.redact_walk(v, Some(k), depth + 1),
+                        )
+                    })
                     .collect(),
             ),
             other => other.clone(),
@@ -476,9 +495,13 @@ impl<'a> Sink<'a> {
                 && a.category.is_none_or(|c| c == hit.category)
                 && a.tool.as_deref().is_none_or(|t| Some(t) == self.tool)
                 && a.path.as_deref().is_none_or(|p| {
-                    path == p || (path.starts_with(p) && path.as_bytes().get(p.len()) == Some(&b'/'))
+                    path == p
+                        || (path.starts_with(p) && path.as_bytes().get(p.len()) == Some(&b'/'))
                 })
-                && (a.rule.is_some() || a.path.is_some() || a.tool.is_some() || a.category.is_some())
+                && (a.rule.is_some()
+                    || a.path.is_some()
+                    || a.tool.is_some()
+                    || a.category.is_some())
         })
     }
 
@@ -513,10 +536,16 @@ impl<'a> Sink<'a> {
     }
 
     fn finish(self) -> ScreenReport {
-        let rejected_categories: Vec<ScreenCategory> =
-            ScreenCategory::ALL.into_iter().filter(|c| self.rejected[*c as usize]).collect();
+        let rejected_categories: Vec<ScreenCategory> = ScreenCategory::ALL
+            .into_iter()
+            .filter(|c| self.rejected[*c as usize])
+            .collect();
         ScreenReport {
-            verdict: if rejected_categories.is_empty() { ScreenVerdict::Accept } else { ScreenVerdict::Reject },
+            verdict: if rejected_categories.is_empty() {
+                ScreenVerdict::Accept
+            } else {
+                ScreenVerdict::Reject
+            },
             findings: self.findings,
             findings_truncated: self.truncated,
             rejected_categories,

@@ -15,7 +15,9 @@ use super::hidden::{is_invisible, is_tag};
 /// The ASCII character NFKC (without marks) makes of `c`, if it makes one.
 fn fold(c: char) -> Option<char> {
     let cp = c as u32;
-    let i = FOLD_RUNS.partition_point(|&(start, _, _)| start <= cp).checked_sub(1)?;
+    let i = FOLD_RUNS
+        .partition_point(|&(start, _, _)| start <= cp)
+        .checked_sub(1)?;
     let (start, len, ascii) = FOLD_RUNS[i];
     (cp < start + u32::from(len)).then(|| char::from(ascii + (cp - start) as u8))
 }
@@ -38,14 +40,63 @@ pub(crate) struct Normalized<'a> {
 
 fn confusable(c: char) -> Option<char> {
     Some(match c {
-        'а' => 'a', 'е' => 'e', 'о' => 'o', 'р' => 'p', 'с' => 'c', 'у' => 'y', 'х' => 'x', 'і' => 'i',
-        'ј' => 'j', 'ѕ' => 's', 'ԁ' => 'd', 'ɡ' => 'g', 'һ' => 'h', 'ԛ' => 'q', 'ԝ' => 'w', 'ӏ' => 'l',
-        'А' => 'A', 'В' => 'B', 'Е' => 'E', 'К' => 'K', 'М' => 'M', 'Н' => 'H', 'О' => 'O', 'Р' => 'P',
-        'С' => 'C', 'Т' => 'T', 'Х' => 'X', 'І' => 'I', 'Ѕ' => 'S', 'Ј' => 'J',
-        'ο' => 'o', 'α' => 'a', 'ν' => 'v', 'ι' => 'i', 'κ' => 'k', 'ρ' => 'p', 'τ' => 't', 'υ' => 'u',
-        'Α' => 'A', 'Β' => 'B', 'Ε' => 'E', 'Η' => 'H', 'Ι' => 'I', 'Κ' => 'K', 'Μ' => 'M', 'Ν' => 'N',
-        'Ο' => 'O', 'Ρ' => 'P', 'Τ' => 'T', 'Χ' => 'X', 'Υ' => 'Y', 'Ζ' => 'Z',
-        'ı' => 'i', 'ℓ' => 'l', '‐' | '‑' | '‒' | '–' | '—' => '-', '‘' | '’' | '′' => '\'', '“' | '”' | '″' => '"',
+        'а' => 'a',
+        'е' => 'e',
+        'о' => 'o',
+        'р' => 'p',
+        'с' => 'c',
+        'у' => 'y',
+        'х' => 'x',
+        'і' => 'i',
+        'ј' => 'j',
+        'ѕ' => 's',
+        'ԁ' => 'd',
+        'ɡ' => 'g',
+        'һ' => 'h',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'ӏ' => 'l',
+        'А' => 'A',
+        'В' => 'B',
+        'Е' => 'E',
+        'К' => 'K',
+        'М' => 'M',
+        'Н' => 'H',
+        'О' => 'O',
+        'Р' => 'P',
+        'С' => 'C',
+        'Т' => 'T',
+        'Х' => 'X',
+        'І' => 'I',
+        'Ѕ' => 'S',
+        'Ј' => 'J',
+        'ο' => 'o',
+        'α' => 'a',
+        'ν' => 'v',
+        'ι' => 'i',
+        'κ' => 'k',
+        'ρ' => 'p',
+        'τ' => 't',
+        'υ' => 'u',
+        'Α' => 'A',
+        'Β' => 'B',
+        'Ε' => 'E',
+        'Η' => 'H',
+        'Ι' => 'I',
+        'Κ' => 'K',
+        'Μ' => 'M',
+        'Ν' => 'N',
+        'Ο' => 'O',
+        'Ρ' => 'P',
+        'Τ' => 'T',
+        'Χ' => 'X',
+        'Υ' => 'Y',
+        'Ζ' => 'Z',
+        'ı' => 'i',
+        'ℓ' => 'l',
+        '‐' | '‑' | '‒' | '–' | '—' => '-',
+        '‘' | '’' | '′' => '\'',
+        '“' | '”' | '″' => '"',
         '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
         _ => return None,
     })
@@ -58,7 +109,12 @@ fn is_combining_mark(c: char) -> bool {
 impl<'a> Normalized<'a> {
     pub fn new(s: &'a str) -> Self {
         if s.is_ascii() {
-            return Normalized { original: s, text: Cow::Borrowed(s), map: Vec::new(), tags: None };
+            return Normalized {
+                original: s,
+                text: Cow::Borrowed(s),
+                map: Vec::new(),
+                tags: None,
+            };
         }
         let bytes = s.as_bytes();
         let mut text = String::with_capacity(s.len());
@@ -67,17 +123,26 @@ impl<'a> Normalized<'a> {
         let mut i = 0;
         while i < bytes.len() {
             // ASCII runs are copied as they are.
-            let run = bytes[i..].iter().position(|b| !b.is_ascii()).map_or(bytes.len(), |p| i + p);
+            let run = bytes[i..]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .map_or(bytes.len(), |p| i + p);
             if run > i {
                 text.push_str(&s[i..run]);
                 i = run;
                 continue;
             }
-            let Some(c) = s[i..].chars().next() else { break };
+            let Some(c) = s[i..].chars().next() else {
+                break;
+            };
             let len = c.len_utf8();
             let at = text.len();
             if is_tag(c) {
-                let t = tags.get_or_insert_with(|| TagText { text: String::new(), start: i, end: i });
+                let t = tags.get_or_insert_with(|| TagText {
+                    text: String::new(),
+                    start: i,
+                    end: i,
+                });
                 t.end = i + len;
                 let ascii = c as u32 - 0xE0000;
                 if (0x20..0x7F).contains(&ascii) {
@@ -94,7 +159,12 @@ impl<'a> Normalized<'a> {
             i += len;
             map.push((text.len() as u32, i as u32, false));
         }
-        Normalized { original: s, text: Cow::Owned(text), map, tags }
+        Normalized {
+            original: s,
+            text: Cow::Owned(text),
+            map,
+            tags,
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -111,9 +181,17 @@ impl<'a> Normalized<'a> {
         let n32 = n as u32;
         // The last checkpoint at or before `n` (a character's own checkpoint
         // wins over the run checkpoint at the same offset when it emitted bytes).
-        let idx = self.map.partition_point(|&(at, _, _)| at <= n32).saturating_sub(1);
+        let idx = self
+            .map
+            .partition_point(|&(at, _, _)| at <= n32)
+            .saturating_sub(1);
         let mut k = idx;
-        while k > 0 && self.map[k].0 == n32 && !self.map[k].2 && self.map[k - 1].0 == n32 && self.map[k - 1].2 {
+        while k > 0
+            && self.map[k].0 == n32
+            && !self.map[k].2
+            && self.map[k - 1].0 == n32
+            && self.map[k - 1].2
+        {
             k -= 1;
         }
         let (at, orig, one_char) = self.map[k];
@@ -134,7 +212,10 @@ impl<'a> Normalized<'a> {
             s
         } else {
             let last = self.original_at(end - 1).min(self.original.len());
-            last + self.original[last..].chars().next().map_or(0, char::len_utf8)
+            last + self.original[last..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8)
         };
         (s, e.max(s))
     }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
 use super::text::{is_word_byte, line_of, word_at};
-use super::{ScreenCategory, Hit};
+use super::{Hit, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {
@@ -126,9 +126,36 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
 ];
 
 const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "ksh", "dash", "fish", "csh", "tcsh", "python", "python2", "python3", "perl", "ruby", "node",
-    "php", "iex", "invoke-expression", "powershell", "pwsh", "cmd", "source", "/bin/sh", "/bin/bash", "/usr/bin/bash",
-    "/usr/bin/sh", "/bin/zsh", "/usr/bin/python", "/usr/bin/python3", "/usr/bin/perl", "/usr/bin/env",
+    "sh",
+    "bash",
+    "zsh",
+    "ksh",
+    "dash",
+    "fish",
+    "csh",
+    "tcsh",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "iex",
+    "invoke-expression",
+    "powershell",
+    "pwsh",
+    "cmd",
+    "source",
+    "/bin/sh",
+    "/bin/bash",
+    "/usr/bin/bash",
+    "/usr/bin/sh",
+    "/bin/zsh",
+    "/usr/bin/python",
+    "/usr/bin/python3",
+    "/usr/bin/perl",
+    "/usr/bin/env",
 ];
 
 fn lower_contains(hay: &[u8], needle: &str) -> bool {
@@ -142,50 +169,91 @@ fn pipes_into_interpreter(after: &[u8]) -> bool {
     let mut words = after.split(|&b| b == b'|').skip(1);
     let _ = &mut i;
     words.any(|segment| {
-        let mut tokens = segment.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()).peekable();
+        let mut tokens = segment
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .peekable();
         while let Some(t) = tokens.peek() {
             let lower: Vec<u8> = t.iter().map(u8::to_ascii_lowercase).collect();
-            if lower == b"sudo" || lower == b"env" || lower.starts_with(b"-") || lower.contains(&b'=') || lower == b"exec" {
+            if lower == b"sudo"
+                || lower == b"env"
+                || lower.starts_with(b"-")
+                || lower.contains(&b'=')
+                || lower == b"exec"
+            {
                 tokens.next();
                 continue;
             }
             break;
         }
-        let Some(first) = tokens.next() else { return false };
+        let Some(first) = tokens.next() else {
+            return false;
+        };
         // `sh"}` at the end of a JSON string, `bash)`, `sh;`: the word itself.
         let lower: Vec<u8> = first
             .iter()
             .map(u8::to_ascii_lowercase)
-            .filter(|&b| !matches!(b, b'(' | b')' | b'"' | b'\'' | b'}' | b']' | b';' | b'`' | b'\\'))
+            .filter(|&b| {
+                !matches!(
+                    b,
+                    b'(' | b')' | b'"' | b'\'' | b'}' | b']' | b';' | b'`' | b'\\'
+                )
+            })
             .collect();
         let interp = INTERPRETERS.iter().any(|i| lower == i.as_bytes());
-        let reads_data = tokens.next().is_some_and(|n| n == b"-m" || n == b"-c" || n == b"-e");
+        let reads_data = tokens
+            .next()
+            .is_some_and(|n| n == b"-m" || n == b"-c" || n == b"-e");
         interp && !reads_data
     })
 }
 
 /// `… && chmod +x f && ./f`, `-o f; sh f`: the download is made executable and run.
 fn runs_download(after: &[u8]) -> bool {
-    (lower_contains(after, "chmod +x") || lower_contains(after, "chmod 7") || lower_contains(after, "chmod 755"))
-        && (after.windows(2).any(|w| w == b"./") || lower_contains(after, "&& /tmp/") || lower_contains(after, "; /tmp/"))
-        || ["&& sh ", "&& bash ", "; sh ", "; bash ", "&& ./", "; ./", "&& start ", "& start "]
-            .iter()
-            .any(|p| lower_contains(after, p))
+    (lower_contains(after, "chmod +x")
+        || lower_contains(after, "chmod 7")
+        || lower_contains(after, "chmod 755"))
+        && (after.windows(2).any(|w| w == b"./")
+            || lower_contains(after, "&& /tmp/")
+            || lower_contains(after, "; /tmp/"))
+        || [
+            "&& sh ",
+            "&& bash ",
+            "; sh ",
+            "; bash ",
+            "&& ./",
+            "; ./",
+            "&& start ",
+            "& start ",
+        ]
+        .iter()
+        .any(|p| lower_contains(after, p))
 }
 
 fn has_url(b: &[u8]) -> bool {
-    lower_contains(b, "http://") || lower_contains(b, "https://") || lower_contains(b, "ftp://") || lower_contains(b, "\\\\")
+    lower_contains(b, "http://")
+        || lower_contains(b, "https://")
+        || lower_contains(b, "ftp://")
+        || lower_contains(b, "\\\\")
 }
 
 fn push(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
-    hits.push(Hit { category: ScreenCategory::ExecutablePayload, rule, start, end });
+    hits.push(Hit {
+        category: ScreenCategory::ExecutablePayload,
+        rule,
+        start,
+        end,
+    });
 }
 
 pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
     let t = text.as_bytes();
     for f in found {
         let Kw::Payload(trigger) = f.kw else { continue };
-        let word_trigger = !matches!(trigger, T::Substitution | T::Script | T::ScriptUrl | T::DataUrl | T::Exec | T::Base64Decode);
+        let word_trigger = !matches!(
+            trigger,
+            T::Substitution | T::Script | T::ScriptUrl | T::DataUrl | T::Exec | T::Base64Decode
+        );
         if word_trigger && !word_at(t, f.start, f.end) {
             continue;
         }
@@ -206,18 +274,37 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     || (has_url(after) && runs_download(after))
                     || lower_contains(after, "start-process") && has_url(line)
                 {
-                    push(hits, "download-and-run", ls.max(f.start.saturating_sub(64)), le);
+                    push(
+                        hits,
+                        "download-and-run",
+                        ls.max(f.start.saturating_sub(64)),
+                        le,
+                    );
                 }
             }
             T::Iex => {
-                let downloads = ["iwr", "invoke-webrequest", "irm", "invoke-restmethod", "downloadstring", "net.webclient", "frombase64string", "http://", "https://"];
+                let downloads = [
+                    "iwr",
+                    "invoke-webrequest",
+                    "irm",
+                    "invoke-restmethod",
+                    "downloadstring",
+                    "net.webclient",
+                    "frombase64string",
+                    "http://",
+                    "https://",
+                ];
                 if downloads.iter().any(|d| lower_contains(line, d)) {
                     push(hits, "download-and-run", ls, le);
                 }
             }
             T::Substitution => {
                 let b: Vec<u8> = before.iter().map(u8::to_ascii_lowercase).collect();
-                let runs = ["sh", "bash", "zsh", "eval", "source", ". ", "python", "perl"].iter().any(|w| lower_contains(&b, w));
+                let runs = [
+                    "sh", "bash", "zsh", "eval", "source", ". ", "python", "perl",
+                ]
+                .iter()
+                .any(|w| lower_contains(&b, w));
                 if runs {
                     push(hits, "download-and-run", ls, le);
                 }
@@ -225,17 +312,27 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             T::Powershell => {
                 if encoded_command(after) {
                     push(hits, "powershell-encoded-command", f.start, le);
-                } else if (lower_contains(after, "downloadstring") || lower_contains(after, "iwr ") || lower_contains(after, "invoke-webrequest")) && (lower_contains(after, "iex") || lower_contains(after, "invoke-expression")) {
+                } else if (lower_contains(after, "downloadstring")
+                    || lower_contains(after, "iwr ")
+                    || lower_contains(after, "invoke-webrequest"))
+                    && (lower_contains(after, "iex") || lower_contains(after, "invoke-expression"))
+                {
                     push(hits, "download-and-run", f.start, le);
                 }
             }
             T::Certutil => {
-                if lower_contains(after, "urlcache") || lower_contains(after, "verifyctl") && has_url(after) {
+                if lower_contains(after, "urlcache")
+                    || lower_contains(after, "verifyctl") && has_url(after)
+                {
                     push(hits, "certutil-download", f.start, le);
                 }
             }
             T::Mshta => {
-                if has_url(after) || lower_contains(after, "javascript:") || lower_contains(after, "vbscript:") || lower_contains(after, ".hta") {
+                if has_url(after)
+                    || lower_contains(after, "javascript:")
+                    || lower_contains(after, "vbscript:")
+                    || lower_contains(after, ".hta")
+                {
                     push(hits, "mshta", f.start, le);
                 }
             }
@@ -250,30 +347,52 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 }
             }
             T::Rundll32 => {
-                if lower_contains(after, "javascript:") || (has_url(after) && lower_contains(after, ".dll,")) {
+                if lower_contains(after, "javascript:")
+                    || (has_url(after) && lower_contains(after, ".dll,"))
+                {
                     push(hits, "rundll32-script", f.start, le);
                 }
             }
             T::Base64Decode => {
-                if pipes_into_interpreter(after) || runs_download(after) || lower_contains(before, "iex") || lower_contains(before, "invoke-expression") {
+                if pipes_into_interpreter(after)
+                    || runs_download(after)
+                    || lower_contains(before, "iex")
+                    || lower_contains(before, "invoke-expression")
+                {
                     push(hits, "decode-and-run", ls, le);
                 }
             }
             T::Exec => {
-                let fetches = ["urlopen", "requests.get", "urllib", "http://", "https://", "wget", "curl"];
-                if fetches.iter().any(|d| lower_contains(line, d)) && (f.start == 0 || !is_word_byte(t[f.start - 1])) {
+                let fetches = [
+                    "urlopen",
+                    "requests.get",
+                    "urllib",
+                    "http://",
+                    "https://",
+                    "wget",
+                    "curl",
+                ];
+                if fetches.iter().any(|d| lower_contains(line, d))
+                    && (f.start == 0 || !is_word_byte(t[f.start - 1]))
+                {
                     push(hits, "download-and-run", ls, le);
                 }
             }
             T::Script => {
-                if t.get(f.end).is_some_and(|&b| b.is_ascii_whitespace() || b == b'>' || b == b'/') {
+                if t.get(f.end)
+                    .is_some_and(|&b| b.is_ascii_whitespace() || b == b'>' || b == b'/')
+                {
                     push(hits, "script-tag", f.start, (f.end + 1).min(t.len()));
                 }
             }
             T::ScriptUrl => {
                 let next = t.get(f.end);
                 let prev_ok = super::text::boundary_before(t, f.start);
-                if prev_ok && next.is_some_and(|&b| !b.is_ascii_whitespace() && !b.is_ascii_digit() && b != b'"' && b != b'\'') {
+                if prev_ok
+                    && next.is_some_and(|&b| {
+                        !b.is_ascii_whitespace() && !b.is_ascii_digit() && b != b'"' && b != b'\''
+                    })
+                {
                     push(hits, "script-url", f.start, (f.end + 1).min(t.len()));
                 }
             }
@@ -282,7 +401,10 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     let svg = t[f.start..f.end].eq_ignore_ascii_case(b"data:image/svg+xml");
                     let end = (f.end + 512).min(t.len());
                     // An SVG data URL is an image unless it carries script.
-                    if !svg || lower_contains(&t[f.end..end], "script") || lower_contains(&t[f.end..end], "onload") {
+                    if !svg
+                        || lower_contains(&t[f.end..end], "script")
+                        || lower_contains(&t[f.end..end], "onload")
+                    {
                         push(hits, "data-url-script", f.start, f.end);
                     }
                 }
@@ -302,13 +424,19 @@ fn encoded_command(after: &[u8]) -> bool {
                 j += 1;
             }
             let flag: Vec<u8> = after[i + 2..j].iter().map(u8::to_ascii_lowercase).collect();
-            let is_enc = !flag.is_empty() && (b"encodedcommand".starts_with(&flag) || flag == b"ec") && flag[0] == b'e';
+            let is_enc = !flag.is_empty()
+                && (b"encodedcommand".starts_with(&flag) || flag == b"ec")
+                && flag[0] == b'e';
             if is_enc {
                 let mut k = j;
-                while k < after.len() && (after[k] == b' ' || after[k] == b'"' || after[k] == b'\'') {
+                while k < after.len() && (after[k] == b' ' || after[k] == b'"' || after[k] == b'\'')
+                {
                     k += 1;
                 }
-                let run = after[k..].iter().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')).count();
+                let run = after[k..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+                    .count();
                 if run >= 16 {
                     return true;
                 }
@@ -338,7 +466,12 @@ fn handler(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     }
     // Inside a tag: a `<letter` before us with no `>` in between.
     let from = f.start.saturating_sub(2048);
-    let Some(open) = t[from..f.start].iter().rposition(|&b| b == b'<' || b == b'>') else { return };
+    let Some(open) = t[from..f.start]
+        .iter()
+        .rposition(|&b| b == b'<' || b == b'>')
+    else {
+        return;
+    };
     let open = from + open;
     if t[open] == b'<' && t.get(open + 1).is_some_and(|b| b.is_ascii_alphabetic()) {
         push(hits, "event-handler-attribute", f.start, i + 1);
@@ -352,9 +485,14 @@ pub(crate) fn executable_magic(bytes: &[u8]) -> Option<Hit> {
     } else if bytes.len() >= 16 && bytes.starts_with(b"\x7fELF") {
         Some("encoded-elf-executable")
     } else if bytes.len() >= 16
-        && [&[0xFE, 0xED, 0xFA, 0xCE][..], &[0xFE, 0xED, 0xFA, 0xCF], &[0xCE, 0xFA, 0xED, 0xFE], &[0xCF, 0xFA, 0xED, 0xFE]]
-            .iter()
-            .any(|m| bytes.starts_with(m))
+        && [
+            &[0xFE, 0xED, 0xFA, 0xCE][..],
+            &[0xFE, 0xED, 0xFA, 0xCF],
+            &[0xCE, 0xFA, 0xED, 0xFE],
+            &[0xCF, 0xFA, 0xED, 0xFE],
+        ]
+        .iter()
+        .any(|m| bytes.starts_with(m))
     {
         Some("encoded-macho-executable")
     } else if bytes.len() >= 16 && bytes.starts_with(&[0xCA, 0xFE, 0xBA, 0xBE]) {
@@ -364,5 +502,10 @@ pub(crate) fn executable_magic(bytes: &[u8]) -> Option<Hit> {
     } else {
         None
     };
-    kind.map(|rule| Hit { category: ScreenCategory::ExecutablePayload, rule, start: 0, end: 0 })
+    kind.map(|rule| Hit {
+        category: ScreenCategory::ExecutablePayload,
+        rule,
+        start: 0,
+        end: 0,
+    })
 }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use base64::Engine as _;
 
 use super::keywords::Found;
-use super::{ScreenCategory, Hit};
+use super::{Hit, ScreenCategory};
 
 type Class = fn(u8) -> bool;
 
@@ -57,8 +57,22 @@ pub(crate) struct PrefixRule {
     check: Check,
 }
 
-const fn p(prefix: &'static str, rule: &'static str, class: Class, min: usize, max: usize, check: Check) -> PrefixRule {
-    PrefixRule { prefix, rule, class, min, max, check }
+const fn p(
+    prefix: &'static str,
+    rule: &'static str,
+    class: Class,
+    min: usize,
+    max: usize,
+    check: Check,
+) -> PrefixRule {
+    PrefixRule {
+        prefix,
+        rule,
+        class,
+        min,
+        max,
+        check,
+    }
 }
 
 use Check::{Entropy, GithubCrc, None as Plain};
@@ -75,7 +89,14 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("ghu_", "github-token", alnum, 36, 36, GithubCrc),
     p("ghs_", "github-token", alnum, 36, 36, GithubCrc),
     p("ghr_", "github-token", alnum, 36, 36, GithubCrc),
-    p("github_pat_", "github-fine-grained-token", alnum_under, 70, 90, Entropy),
+    p(
+        "github_pat_",
+        "github-fine-grained-token",
+        alnum_under,
+        70,
+        90,
+        Entropy,
+    ),
     p("glpat-", "gitlab-token", alnum_dash_dot, 20, 80, Entropy),
     p("glptt-", "gitlab-token", alnum_dash, 20, 64, Entropy),
     p("gldt-", "gitlab-token", alnum_dash, 20, 64, Entropy),
@@ -85,7 +106,14 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("gloas-", "gitlab-token", alnum_dash, 20, 64, Entropy),
     p("glimt-", "gitlab-token", alnum_dash, 20, 64, Entropy),
     p("glffct-", "gitlab-token", alnum_dash, 20, 64, Entropy),
-    p("GR1348941", "gitlab-runner-token", alnum_dash, 20, 40, Entropy),
+    p(
+        "GR1348941",
+        "gitlab-runner-token",
+        alnum_dash,
+        20,
+        40,
+        Entropy,
+    ),
     p("xoxb-", "slack-token", alnum_dash, 20, 255, Plain),
     p("xoxp-", "slack-token", alnum_dash, 20, 255, Plain),
     p("xoxa-", "slack-token", alnum_dash, 20, 255, Plain),
@@ -94,18 +122,60 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("xoxe.xox", "slack-token", alnum_dash_dot, 20, 255, Plain),
     p("xoxe-", "slack-token", alnum_dash, 20, 255, Plain),
     p("xapp-", "slack-token", alnum_dash, 20, 255, Plain),
-    p("hooks.slack.com/services/", "slack-webhook-url", slack_path, 20, 100, Plain),
-    p("hooks.slack.com/workflows/", "slack-webhook-url", slack_path, 20, 100, Plain),
+    p(
+        "hooks.slack.com/services/",
+        "slack-webhook-url",
+        slack_path,
+        20,
+        100,
+        Plain,
+    ),
+    p(
+        "hooks.slack.com/workflows/",
+        "slack-webhook-url",
+        slack_path,
+        20,
+        100,
+        Plain,
+    ),
     p("sk_live_", "stripe-secret-key", alnum, 20, 255, Plain),
     p("rk_live_", "stripe-secret-key", alnum, 20, 255, Plain),
     p("sk_test_", "stripe-secret-key", alnum, 20, 255, Entropy),
     p("rk_test_", "stripe-secret-key", alnum, 20, 255, Entropy),
     p("whsec_", "stripe-webhook-secret", alnum, 24, 64, Entropy),
-    p("sk-ant-api03-", "anthropic-api-key", alnum_dash, 32, 300, Plain),
-    p("sk-ant-admin01-", "anthropic-api-key", alnum_dash, 32, 300, Plain),
-    p("sk-ant-oat01-", "anthropic-api-key", alnum_dash, 32, 300, Plain),
+    p(
+        "sk-ant-api03-",
+        "anthropic-api-key",
+        alnum_dash,
+        32,
+        300,
+        Plain,
+    ),
+    p(
+        "sk-ant-admin01-",
+        "anthropic-api-key",
+        alnum_dash,
+        32,
+        300,
+        Plain,
+    ),
+    p(
+        "sk-ant-oat01-",
+        "anthropic-api-key",
+        alnum_dash,
+        32,
+        300,
+        Plain,
+    ),
     p("sk-proj-", "openai-api-key", alnum_dash, 20, 300, Entropy),
-    p("sk-svcacct-", "openai-api-key", alnum_dash, 20, 300, Entropy),
+    p(
+        "sk-svcacct-",
+        "openai-api-key",
+        alnum_dash,
+        20,
+        300,
+        Entropy,
+    ),
     p("sk-admin-", "openai-api-key", alnum_dash, 20, 300, Entropy),
     p("sk-None-", "openai-api-key", alnum_dash, 20, 300, Entropy),
     p("sk-or-v1-", "openrouter-api-key", hex, 64, 64, Plain),
@@ -113,13 +183,41 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("hf_", "huggingface-token", alnum, 30, 40, Entropy),
     p("api_org_", "huggingface-token", alnum, 30, 40, Entropy),
     p("npm_", "npm-token", alnum, 36, 36, Entropy),
-    p("pypi-AgEIcHlwaS5vcmc", "pypi-token", alnum_dash, 50, 300, Plain),
-    p("pypi-AgENdGVzdC5weXBpLm9yZw", "pypi-token", alnum_dash, 50, 300, Plain),
+    p(
+        "pypi-AgEIcHlwaS5vcmc",
+        "pypi-token",
+        alnum_dash,
+        50,
+        300,
+        Plain,
+    ),
+    p(
+        "pypi-AgENdGVzdC5weXBpLm9yZw",
+        "pypi-token",
+        alnum_dash,
+        50,
+        300,
+        Plain,
+    ),
     p("SG.", "sendgrid-api-key", alnum_dash_dot, 66, 66, Entropy),
     p("key-", "mailgun-api-key", hex, 32, 32, Entropy),
     p("AIza", "google-api-key", alnum_dash, 35, 35, Entropy),
-    p("GOCSPX-", "google-oauth-client-secret", alnum_dash, 28, 28, Plain),
-    p("ya29.", "google-oauth-access-token", alnum_dash_dot, 30, 2048, Entropy),
+    p(
+        "GOCSPX-",
+        "google-oauth-client-secret",
+        alnum_dash,
+        28,
+        28,
+        Plain,
+    ),
+    p(
+        "ya29.",
+        "google-oauth-access-token",
+        alnum_dash_dot,
+        30,
+        2048,
+        Entropy,
+    ),
     p("dop_v1_", "digitalocean-token", hex, 64, 64, Plain),
     p("doo_v1_", "digitalocean-token", hex, 64, 64, Plain),
     p("dor_v1_", "digitalocean-token", hex, 64, 64, Plain),
@@ -136,7 +234,14 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("NRAK-", "newrelic-key", upper_digit, 27, 27, Plain),
     p("NRII-", "newrelic-key", alnum_dash, 32, 32, Entropy),
     p("NRJS-", "newrelic-key", hex, 19, 19, Plain),
-    p("ATATT3", "atlassian-api-token", base64ish, 150, 260, Entropy),
+    p(
+        "ATATT3",
+        "atlassian-api-token",
+        base64ish,
+        150,
+        260,
+        Entropy,
+    ),
     p("lin_api_", "linear-api-key", alnum, 40, 40, Entropy),
     p("ntn_", "notion-token", alnum, 40, 50, Entropy),
     p("secret_", "notion-token", alnum, 43, 43, Entropy),
@@ -155,12 +260,33 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("odt_", "dependency-track-api-key", alnum, 32, 40, Entropy),
     p("jina_", "jina-api-key", alnum, 56, 70, Entropy),
     p("NRAA-", "newrelic-key", hex, 27, 27, Entropy),
-    p("outlook.office.com/webhook/", "teams-webhook-url", teams_path, 60, 300, Plain),
-    p("webhook.office.com/webhookb2/", "teams-webhook-url", teams_path, 60, 300, Plain),
+    p(
+        "outlook.office.com/webhook/",
+        "teams-webhook-url",
+        teams_path,
+        60,
+        300,
+        Plain,
+    ),
+    p(
+        "webhook.office.com/webhookb2/",
+        "teams-webhook-url",
+        teams_path,
+        60,
+        300,
+        Plain,
+    ),
     p("pul-", "pulumi-token", hex, 40, 40, Plain),
     p("hvs.", "vault-token", alnum_dash, 24, 400, Entropy),
     p("hvb.", "vault-token", alnum_dash, 24, 400, Entropy),
-    p("AGE-SECRET-KEY-1", "age-secret-key", upper_digit, 58, 58, Plain),
+    p(
+        "AGE-SECRET-KEY-1",
+        "age-secret-key",
+        upper_digit,
+        58,
+        58,
+        Plain,
+    ),
     p("dckr_pat_", "dockerhub-token", alnum_dash, 27, 27, Entropy),
     p("figd_", "figma-token", alnum_dash, 40, 50, Entropy),
     p("fo1_", "flyio-token", alnum_dash, 43, 43, Entropy),
@@ -169,8 +295,22 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("pplx-", "perplexity-api-key", alnum, 48, 48, Entropy),
     p("xai-", "xai-api-key", alnum, 70, 90, Entropy),
     p("nvapi-", "nvidia-api-key", alnum_dash, 64, 70, Entropy),
-    p("lsv2_pt_", "langsmith-api-key", alnum_under, 40, 60, Entropy),
-    p("lsv2_sk_", "langsmith-api-key", alnum_under, 40, 60, Entropy),
+    p(
+        "lsv2_pt_",
+        "langsmith-api-key",
+        alnum_under,
+        40,
+        60,
+        Entropy,
+    ),
+    p(
+        "lsv2_sk_",
+        "langsmith-api-key",
+        alnum_under,
+        40,
+        60,
+        Entropy,
+    ),
     p("LTAI", "alibaba-access-key", alnum, 20, 24, Entropy),
     p("AKID", "tencent-secret-id", alnum, 32, 36, Entropy),
     p("rubygems_", "rubygems-token", hex, 48, 48, Plain),
@@ -179,15 +319,64 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("SK", "twilio-api-key", hex, 32, 32, Entropy),
     p("sl.", "dropbox-token", alnum_dash, 130, 160, Entropy),
     p("dt0c01.", "dynatrace-token", alnum_dash_dot, 89, 89, Plain),
-    p("ops_eyJ", "1password-service-token", base64ish, 100, 2000, Plain),
+    p(
+        "ops_eyJ",
+        "1password-service-token",
+        base64ish,
+        100,
+        2000,
+        Plain,
+    ),
     p("sgp_", "sourcegraph-token", alnum_under, 40, 70, Entropy),
     p("nfp_", "netlify-token", alnum, 36, 40, Entropy),
-    p("FLWSECK-", "flutterwave-secret-key", alnum_dash, 32, 40, Entropy),
-    p("AccountKey=", "azure-storage-key", base64ish, 40, 100, Entropy),
-    p("SharedAccessKey=", "azure-shared-access-key", base64ish, 40, 50, Entropy),
-    p("discord.com/api/webhooks/", "discord-webhook-url", slack_path_dash, 70, 140, Plain),
-    p("discordapp.com/api/webhooks/", "discord-webhook-url", slack_path_dash, 70, 140, Plain),
-    p("PuTTY-User-Key-File-", "private-key", alnum_dash_colon, 1, 120, Plain),
+    p(
+        "FLWSECK-",
+        "flutterwave-secret-key",
+        alnum_dash,
+        32,
+        40,
+        Entropy,
+    ),
+    p(
+        "AccountKey=",
+        "azure-storage-key",
+        base64ish,
+        40,
+        100,
+        Entropy,
+    ),
+    p(
+        "SharedAccessKey=",
+        "azure-shared-access-key",
+        base64ish,
+        40,
+        50,
+        Entropy,
+    ),
+    p(
+        "discord.com/api/webhooks/",
+        "discord-webhook-url",
+        slack_path_dash,
+        70,
+        140,
+        Plain,
+    ),
+    p(
+        "discordapp.com/api/webhooks/",
+        "discord-webhook-url",
+        slack_path_dash,
+        70,
+        140,
+        Plain,
+    ),
+    p(
+        "PuTTY-User-Key-File-",
+        "private-key",
+        alnum_dash_colon,
+        1,
+        120,
+        Plain,
+    ),
 ];
 
 fn teams_path(b: u8) -> bool {
@@ -201,7 +390,16 @@ fn alnum_dash_colon(b: u8) -> bool {
 }
 
 /// Words that can name a secret in `key = value`; the whole key is read around them.
-pub(crate) static KEY_WORDS: &[&str] = &["pass", "pwd", "secret", "token", "key", "credential", "auth", "sig"];
+pub(crate) static KEY_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "credential",
+    "auth",
+    "sig",
+];
 
 /// Formats found by a marker rather than a prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,8 +433,15 @@ pub(crate) static SPECIAL: &[(&str, Special)] = &[
 /// document's `*_sha256`, npm `integrity`, …).
 pub(crate) fn is_digest_key(key: &str) -> bool {
     let k = key.as_bytes();
-    let ends = |s: &str| k.len() >= s.len() && k[k.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes());
-    ends("sha256") || ends("sha1") || ends("sha512") || ends("digest") || ends("integrity") || ends("checksum") || ends("hash")
+    let ends =
+        |s: &str| k.len() >= s.len() && k[k.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes());
+    ends("sha256")
+        || ends("sha1")
+        || ends("sha512")
+        || ends("digest")
+        || ends("integrity")
+        || ends("checksum")
+        || ends("hash")
 }
 
 fn before_ok(text: &[u8], at: usize) -> bool {
@@ -291,9 +496,39 @@ fn log2(x: f64) -> f64 {
 /// Placeholders and masks that documentation uses in place of a credential.
 pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     const MARKERS: &[&str] = &[
-        "example", "your", "xxxx", "placeholder", "redacted", "changeme", "change_me", "dummy", "sample", "****",
-        "<", ">", "${", "{{", "$(", "%(", "%s", "…", "...", "insert", "replace", "fake", "mock", "secret_here",
-        "key_here", "token_here", "here", "abcdef", "123456", "0000000", "1111111", "aaaaaaa", "process.env",
+        "example",
+        "your",
+        "xxxx",
+        "placeholder",
+        "redacted",
+        "changeme",
+        "change_me",
+        "dummy",
+        "sample",
+        "****",
+        "<",
+        ">",
+        "${",
+        "{{",
+        "$(",
+        "%(",
+        "%s",
+        "…",
+        "...",
+        "insert",
+        "replace",
+        "fake",
+        "mock",
+        "secret_here",
+        "key_here",
+        "token_here",
+        "here",
+        "abcdef",
+        "123456",
+        "0000000",
+        "1111111",
+        "aaaaaaa",
+        "process.env",
         "os.environ",
     ];
     let lower: Vec<u8> = value.iter().map(u8::to_ascii_lowercase).collect();
@@ -344,7 +579,9 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     continue;
                 }
                 if rule.check == Entropy
-                    && hits[first..].iter().any(|h| h.start <= f.start && f.end <= h.end)
+                    && hits[first..]
+                        .iter()
+                        .any(|h| h.start <= f.start && f.end <= h.end)
                 {
                     continue;
                 }
@@ -356,7 +593,12 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let ok = match rule.check {
                     Plain => !is_placeholder(body),
                     GithubCrc => github_crc_ok(body),
-                    Entropy => body.len() >= 8 && classes(body) >= 2 && entropy(body) >= 3.0 && !is_placeholder(body),
+                    Entropy => {
+                        body.len() >= 8
+                            && classes(body) >= 2
+                            && entropy(body) >= 3.0
+                            && !is_placeholder(body)
+                    }
                 };
                 if ok {
                     push(hits, rule.rule, f.start, end);
@@ -377,7 +619,12 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
 }
 
 fn push(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
-    hits.push(Hit { category: ScreenCategory::Secret, rule, start, end });
+    hits.push(Hit {
+        category: ScreenCategory::Secret,
+        rule,
+        start,
+        end,
+    });
 }
 
 fn ident_byte(b: u8) -> bool {
@@ -426,45 +673,241 @@ enum KeyKind {
 
 fn classify_key(key: &[u8]) -> Option<KeyKind> {
     const NOT: &[&str] = &[
-        "id", "ids", "type", "name", "count", "counts", "max", "min", "limit", "length", "len", "size", "usage",
-        "tokens", "page", "next", "cursor", "continuation", "prefix", "suffix", "hash", "sha", "sha1", "sha256",
-        "sha512", "md5", "digest", "checksum", "integrity", "fingerprint", "public", "pub", "url", "uri", "file",
-        "path", "expires", "expiry", "expiration", "ttl", "field", "format", "version", "algorithm", "alg",
-        "policy", "rotation", "created", "updated", "last", "hint", "label", "description", "required",
-        "enabled", "mode", "kind", "endpoint", "host", "user", "username", "email", "input", "output", "prompt",
-        "completion", "total", "budget", "window", "cache", "estimate", "location", "arn", "ref",
-        "store", "manager", "env", "var", "header", "param", "policy", "scope", "scopes", "method", "strategy",
-        "provider", "issuer", "audience", "lifetime", "validity", "reset", "min", "pattern", "regex", "sort",
-        "partition", "foreign", "primary", "idempotency", "cache", "keyboard", "keys", "monkey", "turkey",
-        "hotkey", "keyword", "keywords", "bypass", "passed", "passing", "compass", "passenger", "passport",
-        "authors", "author", "authored", "oauth2", "sigma", "sign", "signal", "signature", "signed",
-        "publishable", "label", "placeholder", "reset", "forgot", "confirm", "confirmation", "new", "old", "policy",
-        "strength", "min", "rules", "prompt", "field", "input", "form", "hint", "error", "message",
+        "id",
+        "ids",
+        "type",
+        "name",
+        "count",
+        "counts",
+        "max",
+        "min",
+        "limit",
+        "length",
+        "len",
+        "size",
+        "usage",
+        "tokens",
+        "page",
+        "next",
+        "cursor",
+        "continuation",
+        "prefix",
+        "suffix",
+        "hash",
+        "sha",
+        "sha1",
+        "sha256",
+        "sha512",
+        "md5",
+        "digest",
+        "checksum",
+        "integrity",
+        "fingerprint",
+        "public",
+        "pub",
+        "url",
+        "uri",
+        "file",
+        "path",
+        "expires",
+        "expiry",
+        "expiration",
+        "ttl",
+        "field",
+        "format",
+        "version",
+        "algorithm",
+        "alg",
+        "policy",
+        "rotation",
+        "created",
+        "updated",
+        "last",
+        "hint",
+        "label",
+        "description",
+        "required",
+        "enabled",
+        "mode",
+        "kind",
+        "endpoint",
+        "host",
+        "user",
+        "username",
+        "email",
+        "input",
+        "output",
+        "prompt",
+        "completion",
+        "total",
+        "budget",
+        "window",
+        "cache",
+        "estimate",
+        "location",
+        "arn",
+        "ref",
+        "store",
+        "manager",
+        "env",
+        "var",
+        "header",
+        "param",
+        "policy",
+        "scope",
+        "scopes",
+        "method",
+        "strategy",
+        "provider",
+        "issuer",
+        "audience",
+        "lifetime",
+        "validity",
+        "reset",
+        "min",
+        "pattern",
+        "regex",
+        "sort",
+        "partition",
+        "foreign",
+        "primary",
+        "idempotency",
+        "cache",
+        "keyboard",
+        "keys",
+        "monkey",
+        "turkey",
+        "hotkey",
+        "keyword",
+        "keywords",
+        "bypass",
+        "passed",
+        "passing",
+        "compass",
+        "passenger",
+        "passport",
+        "authors",
+        "author",
+        "authored",
+        "oauth2",
+        "sigma",
+        "sign",
+        "signal",
+        "signature",
+        "signed",
+        "publishable",
+        "label",
+        "placeholder",
+        "reset",
+        "forgot",
+        "confirm",
+        "confirmation",
+        "new",
+        "old",
+        "policy",
+        "strength",
+        "min",
+        "rules",
+        "prompt",
+        "field",
+        "input",
+        "form",
+        "hint",
+        "error",
+        "message",
     ];
     let words = key_words(key);
-    if words.is_empty() || words.iter().any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or(""))) {
+    if words.is_empty()
+        || words
+            .iter()
+            .any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or("")))
+    {
         return None;
     }
     let has = |s: &str| words.iter().any(|w| w == s.as_bytes());
     if has("password") || has("passwd") || has("pwd") || has("pass") || has("passphrase") {
         return Some(KeyKind::Password);
     }
-    if has("secret") || has("secrets") || has("token") || has("apikey") || has("credential") || has("credentials")
-        || has("auth") || has("authorization") || has("bearer") || has("privatekey") || has("accesskey")
-        || has("secretkey") || has("sig")
+    if has("secret")
+        || has("secrets")
+        || has("token")
+        || has("apikey")
+        || has("credential")
+        || has("credentials")
+        || has("auth")
+        || has("authorization")
+        || has("bearer")
+        || has("privatekey")
+        || has("accesskey")
+        || has("secretkey")
+        || has("sig")
     {
         return Some(KeyKind::Token);
     }
     if let Some(i) = words.iter().position(|w| w == b"key") {
         const QUALIFIERS: &[&str] = &[
-            "api", "access", "secret", "private", "signing", "encryption", "master", "app", "account", "service",
-            "auth", "client", "shared", "deploy", "admin", "subscription", "webhook", "write", "session",
-            "storage", "consumer", "license", "root", "encrypt", "hmac", "jwt", "aes", "x", "openai", "anthropic",
-            "stripe", "sendgrid", "mailgun", "google", "azure", "aws", "cohere", "mistral", "gemini", "groq",
-            "cloudflare", "datadog", "dd", "algolia", "pinecone", "search", "maps", "captcha", "recaptcha",
-            "license", "product", "serial", "ingest", "management", "admin", "rest", "live", "prod", "test",
+            "api",
+            "access",
+            "secret",
+            "private",
+            "signing",
+            "encryption",
+            "master",
+            "app",
+            "account",
+            "service",
+            "auth",
+            "client",
+            "shared",
+            "deploy",
+            "admin",
+            "subscription",
+            "webhook",
+            "write",
+            "session",
+            "storage",
+            "consumer",
+            "license",
+            "root",
+            "encrypt",
+            "hmac",
+            "jwt",
+            "aes",
+            "x",
+            "openai",
+            "anthropic",
+            "stripe",
+            "sendgrid",
+            "mailgun",
+            "google",
+            "azure",
+            "aws",
+            "cohere",
+            "mistral",
+            "gemini",
+            "groq",
+            "cloudflare",
+            "datadog",
+            "dd",
+            "algolia",
+            "pinecone",
+            "search",
+            "maps",
+            "captcha",
+            "recaptcha",
+            "license",
+            "product",
+            "serial",
+            "ingest",
+            "management",
+            "admin",
+            "rest",
+            "live",
+            "prod",
+            "test",
         ];
-        if words.len() == 1 || (i > 0 && QUALIFIERS.contains(&core::str::from_utf8(&words[i - 1]).unwrap_or("")))
+        if words.len() == 1
+            || (i > 0 && QUALIFIERS.contains(&core::str::from_utf8(&words[i - 1]).unwrap_or("")))
         {
             return Some(KeyKind::Token);
         }
@@ -483,7 +926,9 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
         i += 1;
     }
     let key = &text[key_start..i];
-    let Some(kind) = classify_key(key) else { return };
+    let Some(kind) = classify_key(key) else {
+        return;
+    };
     // The key may be quoted: `"password": …`, `'token' => …`, `\"apiKey\":` (JSON in a string).
     if i + 1 < text.len() && text[i] == b'\\' && text[i + 1] == b'"' {
         i += 2;
@@ -496,7 +941,10 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     if i >= text.len() {
         return;
     }
-    if i > key_start + key.len() && matches!(key, b"password" | b"passwd") && text[i].is_ascii_alphanumeric() {
+    if i > key_start + key.len()
+        && matches!(key, b"password" | b"passwd")
+        && text[i].is_ascii_alphanumeric()
+    {
         // netrc: `password <value>` (whitespace only), so the value must look generated.
         let start = i;
         while i < text.len() && !text[i].is_ascii_whitespace() && i - start <= 256 {
@@ -545,14 +993,29 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     };
     // `Authorization: Bearer <token>` and friends.
     for scheme in [&b"bearer "[..], b"token ", b"basic "] {
-        if text.len() >= i + scheme.len() && text[i..i + scheme.len()].eq_ignore_ascii_case(scheme) {
+        if text.len() >= i + scheme.len() && text[i..i + scheme.len()].eq_ignore_ascii_case(scheme)
+        {
             i += scheme.len();
         }
     }
     let start = i;
     let stop = |b: u8| match quote {
         Some(q) => b == q || b == b'\n' || b == b'\r' || b == b' ' || (escaped && b == b'\\'),
-        None => matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b';' | b'&' | b'}' | b']' | b')' | b'"' | b'\'' | b'<'),
+        None => matches!(
+            b,
+            b' ' | b'\t'
+                | b'\n'
+                | b'\r'
+                | b','
+                | b';'
+                | b'&'
+                | b'}'
+                | b']'
+                | b')'
+                | b'"'
+                | b'\''
+                | b'<'
+        ),
     };
     while i < text.len() && i - start <= 512 && !stop(text[i]) {
         i += 1;
@@ -562,7 +1025,11 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     }
     let value = &text[start..i];
     if let Some(q) = quote {
-        let closed = if escaped { text.get(i) == Some(&b'\\') && text.get(i + 1) == Some(&q) } else { text.get(i) == Some(&q) };
+        let closed = if escaped {
+            text.get(i) == Some(&b'\\') && text.get(i + 1) == Some(&q)
+        } else {
+            text.get(i) == Some(&q)
+        };
         if !closed {
             return;
         }
@@ -574,27 +1041,43 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
 
 /// The value of a JSON member whose key names a secret.
 pub(crate) fn scan_member_value(key: &str, value: &str, hits: &mut Vec<Hit>) {
-    let Some(kind) = classify_key(key.as_bytes()) else { return };
+    let Some(kind) = classify_key(key.as_bytes()) else {
+        return;
+    };
     let v = value.as_bytes();
     let trimmed_start = v.iter().take_while(|b| b.is_ascii_whitespace()).count();
     let mut start = trimmed_start;
     for scheme in [&b"bearer "[..], b"token ", b"basic "] {
-        if v.len() >= start + scheme.len() && v[start..start + scheme.len()].eq_ignore_ascii_case(scheme) {
+        if v.len() >= start + scheme.len()
+            && v[start..start + scheme.len()].eq_ignore_ascii_case(scheme)
+        {
             start += scheme.len();
         }
     }
-    let end = v.len() - v.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
+    let end = v.len()
+        - v.iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
     if start >= end || v[start..end].iter().any(|b| b.is_ascii_whitespace()) {
         return;
     }
-    if value_is_secret(&v[start..end], kind) && !hits.iter().any(|h| h.start <= start && end <= h.end) {
+    if value_is_secret(&v[start..end], kind)
+        && !hits.iter().any(|h| h.start <= start && end <= h.end)
+    {
         push(hits, "secret-assignment", start, end);
     }
 }
 
 fn looks_like_uuid(v: &[u8]) -> bool {
     v.len() == 36
-        && v.iter().enumerate().all(|(i, &b)| if matches!(i, 8 | 13 | 18 | 23) { b == b'-' } else { b.is_ascii_hexdigit() })
+        && v.iter().enumerate().all(|(i, &b)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
+        })
 }
 
 fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
@@ -602,7 +1085,11 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
         return false;
     }
     // A GitHub-token shape whose checksum fails is not a GitHub token.
-    if value.len() == 40 && value.starts_with(b"gh") && value[3] == b'_' && matches!(value[2], b'p' | b'o' | b'u' | b's' | b'r') {
+    if value.len() == 40
+        && value.starts_with(b"gh")
+        && value[3] == b'_'
+        && matches!(value[2], b'p' | b'o' | b'u' | b's' | b'r')
+    {
         return github_crc_ok(&value[4..]);
     }
     if !(value[0].is_ascii_alphanumeric() || matches!(value[0], b'+' | b'*' | b'&' | b'^' | b'_'))
@@ -614,8 +1101,22 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
         return false;
     }
     let lower: Vec<u8> = value.iter().map(u8::to_ascii_lowercase).collect();
-    const NOT_VALUES: &[&str] = &["true", "false", "null", "none", "nil", "undefined", "required", "optional", "string", "bearer"];
-    if NOT_VALUES.iter().any(|n| lower == n.as_bytes()) || lower.starts_with(b"http") || lower.starts_with(b"arn:") {
+    const NOT_VALUES: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "required",
+        "optional",
+        "string",
+        "bearer",
+    ];
+    if NOT_VALUES.iter().any(|n| lower == n.as_bytes())
+        || lower.starts_with(b"http")
+        || lower.starts_with(b"arn:")
+    {
         return false;
     }
     let shaped = match kind {
@@ -623,7 +1124,10 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
             // A password has a letter and a digit or symbol; `env.DB_PASSWORD`
             // and `update_password` are names, not passwords.
             let letters = value.iter().any(u8::is_ascii_alphabetic);
-            let marks = value.iter().any(|&b| b.is_ascii_digit() || !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'));
+            let marks = value.iter().any(|&b| {
+                b.is_ascii_digit()
+                    || !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
+            });
             value.len() >= 8 && letters && marks && classes(value) >= 2 && entropy(value) >= 2.5
         }
         KeyKind::Token => random_enough(value),
@@ -644,14 +1148,21 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
         Special::Bearer | Special::Basic => {
             let end = run_end(text, f.end, base64ish_dot, 4096);
             let token = &text[f.end..end];
-            if !before_ok(text, f.start) || token.len() < 16 || hits.iter().any(|h| h.start <= f.end && f.end < h.end) {
+            if !before_ok(text, f.start)
+                || token.len() < 16
+                || hits.iter().any(|h| h.start <= f.end && f.end < h.end)
+            {
                 return;
             }
             let ok = if special == Special::Basic {
                 base64::engine::general_purpose::STANDARD
                     .decode(token)
                     .ok()
-                    .and_then(|d| d.iter().position(|&b| b == b':').map(|p| d.len() > p + 1 && p > 0 && !is_placeholder(&d)))
+                    .and_then(|d| {
+                        d.iter()
+                            .position(|&b| b == b':')
+                            .map(|p| d.len() > p + 1 && p > 0 && !is_placeholder(&d))
+                    })
                     .unwrap_or(false)
             } else {
                 random_enough(token) && !is_placeholder(token)
@@ -663,7 +1174,8 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
         Special::AzureAdSecret => {
             // [A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}
             let cls = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'~' | b'.' | b'-');
-            if f.start < 4 || !text[f.start - 1].is_ascii_digit() || &text[f.start..f.end] != b"Q~" {
+            if f.start < 4 || !text[f.start - 1].is_ascii_digit() || &text[f.start..f.end] != b"Q~"
+            {
                 return;
             }
             let start = f.start - 4;
@@ -681,7 +1193,10 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
                 start -= 1;
             }
             let digits = f.start - start;
-            if !(8..=10).contains(&digits) || !before_ok(text, start) || &text[f.start..f.end] != b":AA" {
+            if !(8..=10).contains(&digits)
+                || !before_ok(text, start)
+                || &text[f.start..f.end] != b":AA"
+            {
                 return;
             }
             let end = run_end(text, f.end, alnum_dash, 40);
@@ -708,11 +1223,28 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
         Special::NetworkCredential => {
             // NetworkCredential("user", "password"): the second string.
             let rest = &text[f.end..(f.end + 300).min(text.len())];
-            let quotes: Vec<usize> = rest.iter().enumerate().filter(|(_, &b)| b == b'"').map(|(i, _)| i).take(4).collect();
-            if quotes.len() == 4 && rest[quotes[1] + 1..quotes[2]].iter().all(|&b| b == b' ' || b == b',') {
+            let quotes: Vec<usize> = rest
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'"')
+                .map(|(i, _)| i)
+                .take(4)
+                .collect();
+            if quotes.len() == 4
+                && rest[quotes[1] + 1..quotes[2]]
+                    .iter()
+                    .all(|&b| b == b' ' || b == b',')
+            {
                 let value = &rest[quotes[2] + 1..quotes[3]];
-                if value_is_secret(value, KeyKind::Password) || random_enough(value) && !is_placeholder(value) {
-                    push(hits, "secret-assignment", f.end + quotes[2] + 1, f.end + quotes[3]);
+                if value_is_secret(value, KeyKind::Password)
+                    || random_enough(value) && !is_placeholder(value)
+                {
+                    push(
+                        hits,
+                        "secret-assignment",
+                        f.end + quotes[2] + 1,
+                        f.end + quotes[3],
+                    );
                 }
             }
         }
@@ -724,7 +1256,9 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
             let body = &text[start..f.start];
             let end = run_end(text, f.end, |b| b.is_ascii_digit(), 2);
             if (1..=2).contains(&(end - f.end))
-                && body.iter().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                && body
+                    .iter()
+                    .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
                 && before_ok(text, start)
                 && random_enough(body)
                 && end < text.len() + 1
@@ -741,7 +1275,10 @@ fn base64ish_dot(b: u8) -> bool {
 }
 
 fn before_ok_b64(text: &[u8], at: usize) -> bool {
-    at == 0 || super::text::escape_before(text, at) || !(text[at - 1].is_ascii_alphanumeric() || matches!(text[at - 1], b'_' | b'-' | b'+' | b'/'))
+    at == 0
+        || super::text::escape_before(text, at)
+        || !(text[at - 1].is_ascii_alphanumeric()
+            || matches!(text[at - 1], b'_' | b'-' | b'+' | b'/'))
 }
 
 fn b64url_decode(seg: &[u8]) -> Option<Vec<u8>> {
@@ -749,12 +1286,21 @@ fn b64url_decode(seg: &[u8]) -> Option<Vec<u8>> {
         Some(p) => &seg[..p],
         None => seg,
     };
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(trimmed).ok()
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(trimmed)
+        .ok()
 }
 
 /// A JWT whose header and payload decode to JSON objects, the header with `alg`.
 fn jwt(text: &[u8], start: usize, hits: &mut Vec<Hit>) {
-    let seg = |from: usize| run_end(text, from, |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='), 8192);
+    let seg = |from: usize| {
+        run_end(
+            text,
+            from,
+            |b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='),
+            8192,
+        )
+    };
     let h_end = seg(start);
     if h_end >= text.len() || text[h_end] != b'.' || h_end - start < 10 {
         return;
@@ -775,7 +1321,9 @@ fn jwt(text: &[u8], start: usize, hits: &mut Vec<Hit>) {
             .filter(serde_json::Value::is_object)
     };
     if let (Some(h), Some(_)) = (is_object(&header), is_object(&payload)) {
-        if h.get("alg").is_some() && (end > p_end + 1 || h.get("alg").and_then(|a| a.as_str()) == Some("none")) {
+        if h.get("alg").is_some()
+            && (end > p_end + 1 || h.get("alg").and_then(|a| a.as_str()) == Some("none"))
+        {
             push(hits, "jwt", start, end);
         }
     }
@@ -783,13 +1331,21 @@ fn jwt(text: &[u8], start: usize, hits: &mut Vec<Hit>) {
 
 /// `-----BEGIN … PRIVATE KEY-----` with a body.
 fn pem(text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
-    let line_end = text[f.end..].iter().take(80).position(|&b| b == b'\n' || b == b'\\').map_or(f.end, |p| f.end + p);
+    let line_end = text[f.end..]
+        .iter()
+        .take(80)
+        .position(|&b| b == b'\n' || b == b'\\')
+        .map_or(f.end, |p| f.end + p);
     let header = &text[f.start..line_end.min(text.len())];
     let upper: Vec<u8> = header.iter().map(u8::to_ascii_uppercase).collect();
-    if !contains(&upper, b"PRIVATE KEY") || !upper.ends_with(b"-----") && !contains(&upper, b"PRIVATE KEY-----") {
+    if !contains(&upper, b"PRIVATE KEY")
+        || !upper.ends_with(b"-----") && !contains(&upper, b"PRIVATE KEY-----")
+    {
         return;
     }
-    let Some(close) = contains_at(&text[f.end..], b"-----", 80) else { return };
+    let Some(close) = contains_at(&text[f.end..], b"-----", 80) else {
+        return;
+    };
     let mut i = f.end + close + 5;
     let mut body = 0;
     let mut end = i;
@@ -816,7 +1372,10 @@ fn pem(text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
 
 fn is_placeholder_pem(body: &[u8]) -> bool {
     let lower: Vec<u8> = body.iter().map(u8::to_ascii_lowercase).collect();
-    contains(&lower, b"...") || contains(&lower, b"example") || contains(&lower, b"xxxxxxxx") || contains(&lower, b"<")
+    contains(&lower, b"...")
+        || contains(&lower, b"example")
+        || contains(&lower, b"xxxxxxxx")
+        || contains(&lower, b"<")
 }
 
 fn contains_at(hay: &[u8], needle: &[u8], within: usize) -> Option<usize> {
@@ -827,7 +1386,10 @@ fn contains_at(hay: &[u8], needle: &[u8], within: usize) -> Option<usize> {
 fn url_password(s: &str, text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let _ = s;
     let mut scheme_start = f.start;
-    while scheme_start > 0 && (text[scheme_start - 1].is_ascii_alphanumeric() || matches!(text[scheme_start - 1], b'+' | b'.' | b'-')) {
+    while scheme_start > 0
+        && (text[scheme_start - 1].is_ascii_alphanumeric()
+            || matches!(text[scheme_start - 1], b'+' | b'.' | b'-'))
+    {
         scheme_start -= 1;
     }
     if scheme_start == f.start {
@@ -839,24 +1401,39 @@ fn url_password(s: &str, text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let mut colon = None;
     while i < text.len() && i - auth_start < 512 {
         match text[i] {
-            b'/' | b'?' | b'#' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`' | b'<' | b'>' => break,
+            b'/' | b'?' | b'#' | b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`' | b'<'
+            | b'>' => break,
             b'@' => at = Some(i),
             b':' if colon.is_none() => colon = Some(i),
             _ => {}
         }
         i += 1;
     }
-    let (Some(at), Some(colon)) = (at, colon) else { return };
+    let (Some(at), Some(colon)) = (at, colon) else {
+        return;
+    };
     if colon > at || colon == auth_start {
         return;
     }
     let password = &text[colon + 1..at];
     let lower: Vec<u8> = password.iter().map(u8::to_ascii_lowercase).collect();
-    const NOT: &[&str] = &["password", "pass", "passwd", "pwd", "secret", "token", "x-oauth-basic", "changeme", "xxx"];
+    const NOT: &[&str] = &[
+        "password",
+        "pass",
+        "passwd",
+        "pwd",
+        "secret",
+        "token",
+        "x-oauth-basic",
+        "changeme",
+        "xxx",
+    ];
     if password.is_empty()
         || is_placeholder(password)
         || NOT.iter().any(|n| lower == n.as_bytes())
-        || password.iter().all(|&b| b == b'*' || b == b'x' || b == b'X')
+        || password
+            .iter()
+            .all(|&b| b == b'*' || b == b'x' || b == b'X')
         || password.starts_with(b":")
         || password.starts_with(b"$")
     {

@@ -23,9 +23,15 @@ pub(crate) fn word_at(t: &[u8], start: usize, end: usize) -> bool {
 /// The line around `at`, at most 2 KB either side.
 pub(crate) fn line_of(t: &[u8], at: usize) -> (usize, usize) {
     let from = at.saturating_sub(2048);
-    let start = t[from..at].iter().rposition(|&b| b == b'\n').map_or(from, |p| from + p + 1);
+    let start = t[from..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |p| from + p + 1);
     let to = (at + 2048).min(t.len());
-    let end = t[at..to].iter().position(|&b| b == b'\n' || b == b'\r').map_or(to, |p| at + p);
+    let end = t[at..to]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(to, |p| at + p);
     (start, end)
 }
 
@@ -81,7 +87,12 @@ pub(crate) fn word_before(t: &[u8], at: usize) -> Option<(usize, alloc::vec::Vec
 }
 
 /// The words after `at` (letters, digits and apostrophes), lowercased, up to `n`.
-pub(crate) fn words_after(t: &[u8], at: usize, n: usize, max_bytes: usize) -> alloc::vec::Vec<(usize, alloc::vec::Vec<u8>)> {
+pub(crate) fn words_after(
+    t: &[u8],
+    at: usize,
+    n: usize,
+    max_bytes: usize,
+) -> alloc::vec::Vec<(usize, alloc::vec::Vec<u8>)> {
     let to = (at + max_bytes).min(t.len());
     let mut out = alloc::vec::Vec::new();
     let mut i = at;
@@ -130,11 +141,16 @@ pub(crate) fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// [`find_bytes`] ignoring ASCII case (`needle` given in lowercase).
 pub(crate) fn contains_ignore_case(hay: &[u8], needle: &str) -> bool {
     let needle = needle.as_bytes();
-    let Some((&first, rest)) = needle.split_first() else { return true };
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
     if needle.len() > hay.len() {
         return false;
     }
     let upper = first.to_ascii_uppercase();
     let last = hay.len() - needle.len();
-    (0..=last).any(|i| (hay[i] == first || hay[i] == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest))
+    (0..=last).any(|i| {
+        (hay[i] == first || hay[i] == upper)
+            && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest)
+    })
 }
