@@ -119,7 +119,7 @@ export interface StoreScreenMetrics {
 }
 
 /**
- * A store's screen policy (docs/screen.md §8): `reject` screens every result
+ * A store's screen policy (docs/screen.md §7): `reject` screens every result
  * and refuses those the screen rejects (`unsafe_output`); `require` refuses
  * results that carry no screen record (`unscreened_result`) or whose record
  * rejects them, unless they are already `security_violation` records.

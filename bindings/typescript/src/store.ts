@@ -34,7 +34,7 @@ export interface ResultStoreEventMap {
   rejected: ScreenEventDetail;
 }
 
-/** Options every store takes for the safety screen (docs/screen.md §8). */
+/** Options every store takes for the safety screen (docs/screen.md §7). */
 export interface StoreScreenOptions {
   /** `off` (default), `reject` (screen every put, refuse rejected results) or `require` (refuse unscreened or rejected results). */
   screen?: StoreScreenMode;

@@ -1,4 +1,4 @@
-//! Hidden text (docs/screen.md §5): Unicode tag characters, zero-width
+//! Hidden text (docs/screen.md §3): Unicode tag characters, zero-width
 //! characters inside words, and bidi embedding, override and isolate controls.
 
 use alloc::vec::Vec;

@@ -1,5 +1,5 @@
 //! Claims that the agent's rules changed, and new instructions to fetch or
-//! execute (docs/screen.md §4). Lexical: markers ("ignore previous
+//! execute (docs/screen.md §3). Lexical: markers ("ignore previous
 //! instructions", pseudo-tags, chat-template tokens, "you are now …") and
 //! imperatives with a target (a URL, an e-mail address, an account). A text
 //! that *reports* such a request (third person, quoted marker) is not one.

@@ -1,4 +1,4 @@
-//! Credentials (docs/screen.md §2). Token formats follow the public rule sets
+//! Credentials (docs/screen.md §3). Token formats follow the public rule sets
 //! of gitleaks (MIT), detect-secrets (Apache-2.0) and Nosey Parker
 //! (Apache-2.0); the matchers are written here.
 
