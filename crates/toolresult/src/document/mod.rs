@@ -1042,12 +1042,18 @@ fn check_sections(
                 }
                 last_index = Some(pos);
                 last_line = s.line;
-                for extra in found.iter().skip(1) {
+                // One issue per section name, however many copies (a million
+                // headings must not make a million issues).
+                if let Some(extra) = found.get(1) {
                     issues.push(issue(
                         C::SectionDuplicated,
                         extra.line,
                         "",
-                        format!("`## {name}` appears more than once"),
+                        format!(
+                            "`## {name}` appears {} times (again at line {})",
+                            found.len(),
+                            extra.line
+                        ),
                     ));
                 }
             }

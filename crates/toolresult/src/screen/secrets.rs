@@ -1346,14 +1346,18 @@ fn pem(text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let Some(close) = contains_at(&text[f.end..], b"-----", 80) else {
         return;
     };
-    let mut i = f.end + close + 5;
+    let body_start = f.end + close + 5;
+    let mut i = body_start;
     let mut body = 0;
     let mut end = i;
-    while i < text.len() && i - end < 200_000 {
+    // A key body is a few KB: stop at 64 KB, and at the first `-----` (its
+    // END line, or the next block's header), so many headers stay linear.
+    while i < text.len() && i - body_start < 64 * 1024 {
         let b = text[i];
-        if b == b'-' && text[i..].starts_with(b"-----END") {
-            let stop = contains_at(&text[i + 8..], b"-----", 80).map_or(i + 8, |p| i + 8 + p + 5);
-            end = stop;
+        if b == b'-' && text[i..].starts_with(b"-----") {
+            if text[i..].starts_with(b"-----END") {
+                end = contains_at(&text[i + 8..], b"-----", 80).map_or(i + 8, |p| i + 8 + p + 5);
+            }
             break;
         }
         if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
