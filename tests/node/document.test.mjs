@@ -81,6 +81,15 @@ test('renderResultDocument: a stream full of fences and headings cannot break th
   assert.equal(parsed.value.front_matter.result_type, 'tool_result');
 });
 
+test('renderResultDocument: CRLF, NUL and a trailing \\r in a stream round-trip (fuzz regression)', () => {
+  for (const stdout of ['a\r\nb\r\n', 'x\u0000y\n--\r\nresult_type: t\r\n', 'last line\r']) {
+    const doc = t.renderResultDocument(bashResult(stdout), provenance);
+    const parsed = t.parseResultDocument(doc.text);
+    assert.equal(parsed.ok, true, `${JSON.stringify(stdout)}: ${JSON.stringify(parsed.issues)}`);
+    assert.equal(parsed.value.front_matter.stdout_sha256, sha(stdout));
+  }
+});
+
 test('renderResultDocument: invalid provenance and results are typed errors', () => {
   assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, request_id: '../etc/passwd' }), (e) => e.code === 'invalid_provenance' && e.issues[0].path === '/request_id');
   assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, backend: '' }), (e) => e.code === 'invalid_provenance');

@@ -721,7 +721,10 @@ pub fn parse_result_document(text: &str) -> ParsedDocument {
                 .map_or(1, |(_, l)| *l);
         }
     }
-    let sections = read_sections(&lines, body_start);
+    // Section bodies keep each line as written (a `\r` inside a stream is
+    // part of what its sha256 covers); headings and fences ignore it.
+    let raw_lines: Vec<&str> = text.split('\n').collect();
+    let sections = read_sections(&raw_lines, body_start);
     check_sections(&sections, &front_matter, &mut issues);
     issues.sort_by_key(|i| i.line);
     ParsedDocument {
@@ -955,8 +958,9 @@ fn read_sections(lines: &[&str], from: usize) -> Vec<DocumentSection> {
     let mut sections: Vec<DocumentSection> = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
     for (i, line) in lines.iter().enumerate().skip(from) {
-        let trimmed = line.trim_start_matches(' ');
-        let indent = line.len() - trimmed.len();
+        let bare = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = bare.trim_start_matches(' ');
+        let indent = bare.len() - trimmed.len();
         let marker = trimmed.bytes().next().filter(|b| *b == b'`' || *b == b'~');
         if indent < 4 {
             if let Some(m) = marker {
