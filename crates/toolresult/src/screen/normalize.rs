@@ -106,9 +106,35 @@ fn is_combining_mark(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
 }
 
+/// Whether any character would change: most non-ASCII text (emoji, CJK,
+/// Arabic, most punctuation) reads as it is, and is then not copied.
+fn needs_normalizing(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii() {
+            i += 1;
+            continue;
+        }
+        let Some(c) = s[i..].chars().next() else {
+            return true;
+        };
+        if is_tag(c)
+            || is_invisible(c)
+            || is_combining_mark(c)
+            || confusable(c).is_some()
+            || fold(c).is_some()
+        {
+            return true;
+        }
+        i += c.len_utf8();
+    }
+    false
+}
+
 impl<'a> Normalized<'a> {
     pub fn new(s: &'a str) -> Self {
-        if s.is_ascii() {
+        if s.is_ascii() || !needs_normalizing(s) {
             return Normalized {
                 original: s,
                 text: Cow::Borrowed(s),

@@ -817,10 +817,38 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         "message",
     ];
     let words = key_words(key);
-    if words.is_empty()
-        || words
-            .iter()
-            .any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or("")))
+    // The cheap test first: most identifiers around a keyword hit ("keyboard",
+    // "passed") name no secret at all; only those that do meet the long list.
+    const NAMES: &[&str] = &[
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "passphrase",
+        "secret",
+        "secrets",
+        "token",
+        "apikey",
+        "credential",
+        "credentials",
+        "auth",
+        "authorization",
+        "bearer",
+        "privatekey",
+        "accesskey",
+        "secretkey",
+        "sig",
+        "key",
+    ];
+    if !words
+        .iter()
+        .any(|w| NAMES.iter().any(|n| w == n.as_bytes()))
+    {
+        return None;
+    }
+    if words
+        .iter()
+        .any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or("")))
     {
         return None;
     }
