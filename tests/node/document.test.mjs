@@ -82,7 +82,7 @@ test('renderResultDocument: a stream full of fences and headings cannot break th
 });
 
 test('renderResultDocument: CRLF, NUL and a trailing \\r in a stream round-trip (fuzz regression)', () => {
-  for (const stdout of ['a\r\nb\r\n', 'x\u0000y\n--\r\nresult_type: t\r\n', 'last line\r']) {
+  for (const stdout of ['\n', '\n\n', 'a', 'a\r\nb\r\n', 'x\u0000y\n--\r\nresult_type: t\r\n', 'last line\r']) {
     const doc = t.renderResultDocument(bashResult(stdout), provenance);
     const parsed = t.parseResultDocument(doc.text);
     assert.equal(parsed.ok, true, `${JSON.stringify(stdout)}: ${JSON.stringify(parsed.issues)}`);

@@ -1077,8 +1077,10 @@ fn check_sections(
         }
         // The text shown must be the whole stream (its sha256 matches) or say it is cut.
         if let (Some(lines), Some(Value::String(sha))) = (&shown, fm.get(key)) {
+            // Each shown line ended with a line break, except perhaps the
+            // last (the `trim_end` comparison below): "\n" alone is one empty line.
             let mut text = lines.join("\n");
-            if !text.is_empty() {
+            if !lines.is_empty() {
                 text.push('\n');
             }
             let whole = sha256_hex(text.as_bytes()).eq_ignore_ascii_case(sha)
