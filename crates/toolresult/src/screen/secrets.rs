@@ -640,28 +640,35 @@ fn ident_start(text: &[u8], mut i: usize) -> usize {
 
 /// The words of an identifier: `AWS_SECRET_ACCESS_KEY`, `openaiApiKey`,
 /// `x-api-key`, `spring.datasource.password`.
-fn key_words(key: &[u8]) -> Vec<Vec<u8>> {
-    let mut words: Vec<Vec<u8>> = Vec::new();
-    let mut cur: Vec<u8> = Vec::new();
+fn key_words(key: &[u8]) -> Vec<&[u8]> {
+    // Slices of the key (compared ignoring ASCII case): no allocation per word.
+    let mut words: Vec<&[u8]> = Vec::new();
+    let mut start = None::<usize>;
     let mut prev_lower = false;
-    for &b in key {
+    for (i, &b) in key.iter().enumerate() {
         if !b.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                words.push(core::mem::take(&mut cur));
+            if let Some(s) = start.take() {
+                words.push(&key[s..i]);
             }
             prev_lower = false;
             continue;
         }
-        if b.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-            words.push(core::mem::take(&mut cur));
+        if b.is_ascii_uppercase() && prev_lower {
+            if let Some(s) = start.take() {
+                words.push(&key[s..i]);
+            }
         }
+        start.get_or_insert(i);
         prev_lower = b.is_ascii_lowercase() || b.is_ascii_digit();
-        cur.push(b.to_ascii_lowercase());
     }
-    if !cur.is_empty() {
-        words.push(cur);
+    if let Some(s) = start {
+        words.push(&key[s..]);
     }
     words
+}
+
+fn word_is(w: &[u8], name: &str) -> bool {
+    w.eq_ignore_ascii_case(name.as_bytes())
 }
 
 /// How strongly a key name says its value is a credential.
@@ -672,149 +679,139 @@ enum KeyKind {
 }
 
 fn classify_key(key: &[u8]) -> Option<KeyKind> {
+    // Sorted (binary search over lowercased words).
     const NOT: &[&str] = &[
-        "id",
-        "ids",
-        "type",
-        "name",
+        "alg",
+        "algorithm",
+        "arn",
+        "audience",
+        "author",
+        "authored",
+        "authors",
+        "budget",
+        "bypass",
+        "cache",
+        "checksum",
+        "compass",
+        "completion",
+        "confirm",
+        "confirmation",
+        "continuation",
         "count",
         "counts",
-        "max",
-        "min",
-        "limit",
-        "length",
-        "len",
-        "size",
-        "usage",
-        "tokens",
-        "page",
-        "next",
+        "created",
         "cursor",
-        "continuation",
-        "prefix",
-        "suffix",
+        "description",
+        "digest",
+        "email",
+        "enabled",
+        "endpoint",
+        "env",
+        "error",
+        "estimate",
+        "expiration",
+        "expires",
+        "expiry",
+        "field",
+        "file",
+        "fingerprint",
+        "foreign",
+        "forgot",
+        "form",
+        "format",
         "hash",
+        "header",
+        "hint",
+        "host",
+        "hotkey",
+        "id",
+        "idempotency",
+        "ids",
+        "input",
+        "integrity",
+        "issuer",
+        "keyboard",
+        "keys",
+        "keyword",
+        "keywords",
+        "kind",
+        "label",
+        "last",
+        "len",
+        "length",
+        "lifetime",
+        "limit",
+        "location",
+        "manager",
+        "max",
+        "md5",
+        "message",
+        "method",
+        "min",
+        "mode",
+        "monkey",
+        "name",
+        "new",
+        "next",
+        "oauth2",
+        "old",
+        "output",
+        "page",
+        "param",
+        "partition",
+        "passed",
+        "passenger",
+        "passing",
+        "passport",
+        "path",
+        "pattern",
+        "placeholder",
+        "policy",
+        "prefix",
+        "primary",
+        "prompt",
+        "provider",
+        "pub",
+        "public",
+        "publishable",
+        "ref",
+        "regex",
+        "required",
+        "reset",
+        "rotation",
+        "rules",
+        "scope",
+        "scopes",
         "sha",
         "sha1",
         "sha256",
         "sha512",
-        "md5",
-        "digest",
-        "checksum",
-        "integrity",
-        "fingerprint",
-        "public",
-        "pub",
-        "url",
-        "uri",
-        "file",
-        "path",
-        "expires",
-        "expiry",
-        "expiration",
-        "ttl",
-        "field",
-        "format",
-        "version",
-        "algorithm",
-        "alg",
-        "policy",
-        "rotation",
-        "created",
-        "updated",
-        "last",
-        "hint",
-        "label",
-        "description",
-        "required",
-        "enabled",
-        "mode",
-        "kind",
-        "endpoint",
-        "host",
-        "user",
-        "username",
-        "email",
-        "input",
-        "output",
-        "prompt",
-        "completion",
-        "total",
-        "budget",
-        "window",
-        "cache",
-        "estimate",
-        "location",
-        "arn",
-        "ref",
-        "store",
-        "manager",
-        "env",
-        "var",
-        "header",
-        "param",
-        "policy",
-        "scope",
-        "scopes",
-        "method",
-        "strategy",
-        "provider",
-        "issuer",
-        "audience",
-        "lifetime",
-        "validity",
-        "reset",
-        "min",
-        "pattern",
-        "regex",
-        "sort",
-        "partition",
-        "foreign",
-        "primary",
-        "idempotency",
-        "cache",
-        "keyboard",
-        "keys",
-        "monkey",
-        "turkey",
-        "hotkey",
-        "keyword",
-        "keywords",
-        "bypass",
-        "passed",
-        "passing",
-        "compass",
-        "passenger",
-        "passport",
-        "authors",
-        "author",
-        "authored",
-        "oauth2",
         "sigma",
         "sign",
         "signal",
         "signature",
         "signed",
-        "publishable",
-        "label",
-        "placeholder",
-        "reset",
-        "forgot",
-        "confirm",
-        "confirmation",
-        "new",
-        "old",
-        "policy",
+        "size",
+        "sort",
+        "store",
+        "strategy",
         "strength",
-        "min",
-        "rules",
-        "prompt",
-        "field",
-        "input",
-        "form",
-        "hint",
-        "error",
-        "message",
+        "suffix",
+        "tokens",
+        "total",
+        "ttl",
+        "turkey",
+        "type",
+        "updated",
+        "uri",
+        "url",
+        "usage",
+        "user",
+        "username",
+        "validity",
+        "var",
+        "version",
+        "window",
     ];
     let words = key_words(key);
     // The cheap test first: most identifiers around a keyword hit ("keyboard",
@@ -840,19 +837,24 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         "sig",
         "key",
     ];
-    if !words
-        .iter()
-        .any(|w| NAMES.iter().any(|n| w == n.as_bytes()))
-    {
+    if !words.iter().any(|w| NAMES.iter().any(|n| word_is(w, n))) {
         return None;
     }
-    if words
-        .iter()
-        .any(|w| NOT.contains(&core::str::from_utf8(w).unwrap_or("")))
-    {
+    let excluded = |w: &[u8]| {
+        let mut buf = [0u8; 32];
+        if w.len() > buf.len() {
+            return false;
+        }
+        for (d, s) in buf.iter_mut().zip(w) {
+            *d = s.to_ascii_lowercase();
+        }
+        let lower = core::str::from_utf8(&buf[..w.len()]).unwrap_or("");
+        NOT.binary_search(&lower).is_ok()
+    };
+    if words.iter().any(|w| excluded(w)) {
         return None;
     }
-    let has = |s: &str| words.iter().any(|w| w == s.as_bytes());
+    let has = |s: &str| words.iter().any(|w| word_is(w, s));
     if has("password") || has("passwd") || has("pwd") || has("pass") || has("passphrase") {
         return Some(KeyKind::Password);
     }
@@ -872,7 +874,7 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
     {
         return Some(KeyKind::Token);
     }
-    if let Some(i) = words.iter().position(|w| w == b"key") {
+    if let Some(i) = words.iter().position(|w| word_is(w, "key")) {
         const QUALIFIERS: &[&str] = &[
             "api",
             "access",
@@ -934,9 +936,7 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
             "prod",
             "test",
         ];
-        if words.len() == 1
-            || (i > 0 && QUALIFIERS.contains(&core::str::from_utf8(&words[i - 1]).unwrap_or("")))
-        {
+        if words.len() == 1 || (i > 0 && QUALIFIERS.iter().any(|q| word_is(words[i - 1], q))) {
             return Some(KeyKind::Token);
         }
         if i > 0 && words.len() == 2 {
