@@ -1578,23 +1578,36 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
     }
     // The order may start the sentence ("Please send …") or follow a first
     // clause that does ("Retrieve X and email it to …").
-    let direct = imperative_start(t, f.start);
     let ss = sentence.start;
+    // The target first: once a verb has none after it, no later verb in this
+    // sentence has one, and the cheap test spares the clause checks below.
+    let se = sentence.end.max(f.end);
+    if target(&t[f.end..se]).is_none() {
+        sentence.no_target_from = f.end;
+        return false;
+    }
+    let direct = imperative_start(t, f.start);
     if !direct {
         let leads = *sentence.leads.get_or_insert_with(|| {
             words_after(t, ss, 4, 80)
                 .iter()
                 .any(|(p, _)| is_action_verb(&t[*p..]) && imperative_start(t, *p))
         });
-        if !leads {
+        // In JSON or quoted text the clause starts at the quote: `'Please get … and send …`.
+        let quoted = || {
+            t[ss..f.start]
+                .iter()
+                .rposition(|&b| b == b'\'' || b == b'"')
+                .is_some_and(|q| {
+                    let from = ss + q + 1;
+                    words_after(t, from, 6, 100).iter().any(|(p, _)| {
+                        *p < f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)
+                    })
+                })
+        };
+        if !leads && !quoted() {
             return false;
         }
-    }
-    let se = sentence.end.max(f.end);
-    if target(&t[f.end..se]).is_none() {
-        // Later verbs in this sentence see a suffix of this text: no target there either.
-        sentence.no_target_from = f.end;
-        return false;
     }
     if reported(t, f.start, f.end) || question_about_reader(t, ss, f.start) {
         return false;
