@@ -1216,7 +1216,7 @@ pub fn check_result_document(
     }
     let report = screener.screen_text(text);
     if report.verdict == ScreenVerdict::Reject {
-        let mut line_of = LineIndex::new(text);
+        let lines = LineIndex::new(text);
         for f in report
             .findings
             .iter()
@@ -1224,7 +1224,7 @@ pub fn check_result_document(
         {
             reasons.push(issue(
                 DocumentIssueCode::UnsafeContent,
-                line_of.line(f.start),
+                lines.line(f.start),
                 "",
                 format!("{}: {} ({})", f.category.as_str(), f.rule, f.excerpt),
             ));
@@ -1245,28 +1245,28 @@ pub fn check_result_document(
     }
 }
 
-/// Line numbers for UTF-16 offsets (what findings carry).
-struct LineIndex<'a> {
-    text: &'a str,
+/// Line numbers for UTF-16 offsets (what findings carry): the line starts
+/// are found in one pass, then each lookup is a binary search.
+struct LineIndex {
+    /// UTF-16 offset of the start of each line after the first.
+    starts: Vec<usize>,
 }
 
-impl<'a> LineIndex<'a> {
-    fn new(text: &'a str) -> Self {
-        LineIndex { text }
-    }
-
-    fn line(&mut self, utf16: usize) -> usize {
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let mut starts = Vec::new();
         let mut units = 0;
-        let mut line = 1;
-        for c in self.text.chars() {
-            if units >= utf16 {
-                break;
-            }
+        for c in text.chars() {
             units += c.len_utf16();
             if c == '\n' {
-                line += 1;
+                starts.push(units);
             }
         }
-        line
+        LineIndex { starts }
+    }
+
+    /// The 1-based line of a UTF-16 offset.
+    fn line(&self, utf16: usize) -> usize {
+        1 + self.starts.partition_point(|&s| s <= utf16)
     }
 }

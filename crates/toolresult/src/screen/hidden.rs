@@ -3,6 +3,7 @@
 
 use alloc::vec::Vec;
 
+use super::text::non_ascii_chars;
 use super::{Hit, ScreenCategory};
 
 /// Tag characters U+E0000–E007F spell ASCII invisibly.
@@ -42,19 +43,13 @@ fn joins_with_zwj(c: char) -> bool {
 }
 
 pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        // Every hidden character is outside ASCII: skip ASCII runs.
-        if bytes[i].is_ascii() {
-            i += 1;
-            continue;
+    // Every hidden character is outside ASCII.
+    let mut skip_until = 0;
+    for (pos, c) in non_ascii_chars(s) {
+        if pos < skip_until {
+            continue; // inside a tag run already reported
         }
-        let Some(c) = s[i..].chars().next() else {
-            break;
-        };
-        let pos = i;
-        i += c.len_utf8();
+        let i = pos + c.len_utf8();
         if is_tag(c) {
             let mut end = i;
             let mut last = c;
@@ -73,7 +68,7 @@ pub(crate) fn scan(s: &str, hits: &mut Vec<Hit>) {
                     end,
                 });
             }
-            i = end;
+            skip_until = end;
         } else if is_bidi_control(c) {
             push_merged(hits, "bidi-control", pos, i);
         } else if is_zero_width(c) {

@@ -7,7 +7,9 @@
 use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
-use super::text::{sentence_end, sentence_start, word_at, word_before, words_after};
+use super::text::{
+    contains_ignore_case, sentence_end, sentence_start, word_at, word_before, words_after,
+};
 use super::{Hit, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,10 +330,6 @@ fn has(words: &[(usize, Vec<u8>)], set: &[&str]) -> bool {
         .any(|(_, w)| set.iter().any(|s| w == s.as_bytes()))
 }
 
-fn lower_contains(hay: &[u8], needle: &str) -> bool {
-    super::text::contains_ignore_case(hay, needle)
-}
-
 const OBJECTS: &[&str] = &[
     "instructions",
     "instruction",
@@ -514,7 +512,7 @@ fn reported(t: &[u8], start: usize, end: usize) -> bool {
         .any(|&b| matches!(b, b'"' | b'\'' | b'`'));
     let infinitive = word_before(t, start).is_some_and(|(_, w)| w == b"to" || w == b"that");
     ((quote_before && quote_after) || infinitive)
-        && CUES.iter().any(|c| lower_contains(sentence, c))
+        && CUES.iter().any(|c| contains_ignore_case(sentence, c))
 }
 
 pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
@@ -641,9 +639,9 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let hit = words
                     .iter()
                     .any(|w| SUBJECTS.iter().any(|s| w == s.as_bytes()));
-                let neutral = lower_contains(subject, "privacy policy")
-                    || lower_contains(subject, "return policy")
-                    || lower_contains(subject, "cookie policy");
+                let neutral = contains_ignore_case(subject, "privacy policy")
+                    || contains_ignore_case(subject, "return policy")
+                    || contains_ignore_case(subject, "cookie policy");
                 if hit && !neutral && !reported(t, ss, f.end) {
                     push(
                         hits,
@@ -662,8 +660,8 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     "engage", "turn on", "unlock",
                 ]
                 .iter()
-                .any(|w| lower_contains(before, w));
-                let jail = lower_contains(&t[f.start..f.end], "jailbr");
+                .any(|w| contains_ignore_case(before, w));
+                let jail = contains_ignore_case(&t[f.start..f.end], "jailbr");
                 if (activated
                     || jail
                         && word_before(t, f.start)
@@ -687,7 +685,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     "pretend", "always", "never", "only",
                 ]
                 .iter()
-                .any(|w| lower_contains(rest, w));
+                .any(|w| contains_ignore_case(rest, w));
                 if to_agent && !reported(t, f.start, f.end) {
                     push(
                         hits,
@@ -721,9 +719,9 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                         "approval",
                         "me",
                     ],
-                ) || lower_contains(&t[f.start..f.end], "user")
-                    || lower_contains(&t[f.start..f.end], "confirmation")
-                    || lower_contains(&t[f.start..f.end], "knowledge");
+                ) || contains_ignore_case(&t[f.start..f.end], "user")
+                    || contains_ignore_case(&t[f.start..f.end], "confirmation")
+                    || contains_ignore_case(&t[f.start..f.end], "knowledge");
                 if object && !reported(t, f.start, f.end) {
                     push(
                         hits,
@@ -936,10 +934,10 @@ fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         "ai",
     ];
     let trigger = &t[f.start..f.end];
-    let negated = lower_contains(trigger, "no longer");
-    let will = lower_contains(trigger, "will now")
-        || lower_contains(trigger, "must now")
-        || lower_contains(trigger, "now have");
+    let negated = contains_ignore_case(trigger, "no longer");
+    let will = contains_ignore_case(trigger, "will now")
+        || contains_ignore_case(trigger, "must now")
+        || contains_ignore_case(trigger, "now have");
     let ok = if negated {
         // "you are no longer bound by / restricted / an assistant".
         has(
@@ -1133,29 +1131,14 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         .filter(|&&b| b == b'!')
         .count();
     let words = words_after(t, f.end, 6, 80);
-    let addressed = has(
-        &words[..words.len().min(3)],
-        &[
-            "ai",
-            "assistant",
-            "agent",
-            "model",
-            "llm",
-            "chatbot",
-            "bot",
-            "gpt",
-            "claude",
-            "gemini",
-            "copilot",
-        ],
-    );
+    let addressed = has(&words[..words.len().min(3)], AGENT_WORDS);
     let message_to_you = word.eq_ignore_ascii_case(b"important")
         && has(
             &words[..words.len().min(1)],
             &["message", "instructions", "instruction", "notice", "update"],
         )
-        && (lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "to you")
-            || lower_contains(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
+        && (contains_ignore_case(&t[f.end..sentence_end(t, f.end, 200)], "to you")
+            || contains_ignore_case(&t[f.end..sentence_end(t, f.end, 200)], "from the"));
     // "IMPORTANT!!! The office is closed" is a notice; the marker counts when
     // what follows speaks to the agent or overrides something.
     let follow = &t[f.end..(f.end + 240).min(t.len())];
@@ -1174,7 +1157,7 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         "don't",
     ]
     .iter()
-    .any(|w| lower_contains(follow, w));
+    .any(|w| contains_ignore_case(follow, w));
     if ((upper && bangs >= 2 && speaks_to_agent) || (upper && addressed) || message_to_you)
         && !reported(t, f.start, f.end)
     {
@@ -1234,7 +1217,7 @@ fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
             "override",
         ]
         .iter()
-        .any(|w| lower_contains(follow, w))
+        .any(|w| contains_ignore_case(follow, w))
         {
             return;
         }
@@ -1254,7 +1237,7 @@ fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
                 b"agents" | b"assistants" | b"models" | b"llms" | b"chatbots" | b"bots"
             )
         })
-        || lower_contains(&t[f.start..f.end], "to the ai");
+        || contains_ignore_case(&t[f.start..f.end], "to the ai");
     if to_agent && !reported(t, f.start, f.end) {
         let end = words.last().map_or(f.end, |(p, w)| p + w.len());
         push(
@@ -1737,7 +1720,7 @@ fn question_about_reader(t: &[u8], ss: usize, verb_start: usize) -> bool {
         "what", "if you", "whether",
     ]
     .iter()
-    .any(|w| lower_contains(lead, w))
+    .any(|w| contains_ignore_case(lead, w))
 }
 
 /// A place to send to or fetch from: a URL, domain, e-mail address, IBAN,

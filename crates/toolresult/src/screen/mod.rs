@@ -309,13 +309,7 @@ impl Screener {
         if wants_text {
             self.scan_found(text, &found, &mut hits, 0);
         }
-        if !norm.is_identity() {
-            for hit in &mut hits {
-                let (start, end) = norm.original_span(hit.start, hit.end);
-                hit.start = start;
-                hit.end = end;
-            }
-        }
+        norm.map_hits(&mut hits);
         if on(ScreenCategory::Secret) && !key.is_some_and(secrets::is_digest_key) {
             if let Some(key) = key {
                 secrets::scan_member_value(key, s, &mut hits);
@@ -411,11 +405,7 @@ impl Screener {
         let mut hits = Vec::new();
         let norm = normalize::Normalized::new(s);
         secrets::scan_found(norm.text(), &self.keywords.find(norm.text()), &mut hits);
-        for hit in &mut hits {
-            let (start, end) = norm.original_span(hit.start, hit.end);
-            hit.start = start;
-            hit.end = end;
-        }
+        norm.map_hits(&mut hits);
         if let Some(key) = key {
             secrets::scan_member_value(key, s, &mut hits);
         }
@@ -559,7 +549,7 @@ fn utf16_offsets(s: &str, bytes: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..bytes.len()).collect();
     order.sort_unstable_by_key(|&i| bytes[i]);
     let mut out = alloc::vec![0; bytes.len()];
-    let (mut at, mut units) = (0usize, 0usize);
+    let mut units = 0usize;
     let mut chars = s.char_indices().peekable();
     for i in order {
         let target = bytes[i];
@@ -568,10 +558,8 @@ fn utf16_offsets(s: &str, bytes: impl Iterator<Item = usize>) -> Vec<usize> {
                 break;
             }
             units += c.len_utf16();
-            at = pos + c.len_utf8();
             chars.next();
         }
-        let _ = at;
         out[i] = units;
     }
     out
@@ -599,8 +587,7 @@ fn excerpt(s: &str, start: usize, end: usize, secrets: &[(usize, usize, &'static
     }
     let mut i = from;
     while i < to {
-        if let Some(&(a, b, rule)) = secrets.iter().find(|(a, b, _)| *a <= i && i < *b) {
-            let _ = a;
+        if let Some(&(_, b, rule)) = secrets.iter().find(|(a, b, _)| *a <= i && i < *b) {
             out.push_str("[REDACTED:");
             out.push_str(rule);
             out.push(']');

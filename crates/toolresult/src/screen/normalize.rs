@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 
 use super::fold_table::FOLD_RUNS;
 use super::hidden::{is_invisible, is_tag};
+use super::text::non_ascii_chars;
 
 /// The ASCII character NFKC (without marks) makes of `c`, if it makes one.
 fn fold(c: char) -> Option<char> {
@@ -109,27 +110,13 @@ fn is_combining_mark(c: char) -> bool {
 /// Whether any character would change: most non-ASCII text (emoji, CJK,
 /// Arabic, most punctuation) reads as it is, and is then not copied.
 fn needs_normalizing(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii() {
-            i += 1;
-            continue;
-        }
-        let Some(c) = s[i..].chars().next() else {
-            return true;
-        };
-        if is_tag(c)
+    non_ascii_chars(s).any(|(_, c)| {
+        is_tag(c)
             || is_invisible(c)
             || is_combining_mark(c)
             || confusable(c).is_some()
             || fold(c).is_some()
-        {
-            return true;
-        }
-        i += c.len_utf8();
-    }
-    false
+    })
 }
 
 impl<'a> Normalized<'a> {
@@ -244,6 +231,16 @@ impl<'a> Normalized<'a> {
                 .map_or(0, char::len_utf8)
         };
         (s, e.max(s))
+    }
+
+    /// Moves hits found in the normalised text to the original string.
+    pub fn map_hits(&self, hits: &mut [super::Hit]) {
+        if self.is_identity() {
+            return;
+        }
+        for hit in hits {
+            (hit.start, hit.end) = self.original_span(hit.start, hit.end);
+        }
     }
 
     pub fn tag_text(&self) -> Option<&TagText> {

@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 
 use super::keywords::{Found, Kw};
-use super::text::{is_word_byte, line_of, word_at};
+use super::text::{contains_ignore_case, is_word_byte, line_of, word_at};
 use super::{Hit, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,16 +158,10 @@ const INTERPRETERS: &[&str] = &[
     "/usr/bin/env",
 ];
 
-fn lower_contains(hay: &[u8], needle: &str) -> bool {
-    super::text::contains_ignore_case(hay, needle)
-}
-
 /// After a `|`: `[sudo [-flags]] [env …] interpreter`, and not reading data
 /// (`python -m json.tool`).
 fn pipes_into_interpreter(after: &[u8]) -> bool {
-    let mut i = 0;
     let mut words = after.split(|&b| b == b'|').skip(1);
-    let _ = &mut i;
     words.any(|segment| {
         let mut tokens = segment
             .split(|b| b.is_ascii_whitespace())
@@ -210,12 +204,12 @@ fn pipes_into_interpreter(after: &[u8]) -> bool {
 
 /// `… && chmod +x f && ./f`, `-o f; sh f`: the download is made executable and run.
 fn runs_download(after: &[u8]) -> bool {
-    (lower_contains(after, "chmod +x")
-        || lower_contains(after, "chmod 7")
-        || lower_contains(after, "chmod 755"))
+    (contains_ignore_case(after, "chmod +x")
+        || contains_ignore_case(after, "chmod 7")
+        || contains_ignore_case(after, "chmod 755"))
         && (after.windows(2).any(|w| w == b"./")
-            || lower_contains(after, "&& /tmp/")
-            || lower_contains(after, "; /tmp/"))
+            || contains_ignore_case(after, "&& /tmp/")
+            || contains_ignore_case(after, "; /tmp/"))
         || [
             "&& sh ",
             "&& bash ",
@@ -227,14 +221,14 @@ fn runs_download(after: &[u8]) -> bool {
             "& start ",
         ]
         .iter()
-        .any(|p| lower_contains(after, p))
+        .any(|p| contains_ignore_case(after, p))
 }
 
 fn has_url(b: &[u8]) -> bool {
-    lower_contains(b, "http://")
-        || lower_contains(b, "https://")
-        || lower_contains(b, "ftp://")
-        || lower_contains(b, "\\\\")
+    contains_ignore_case(b, "http://")
+        || contains_ignore_case(b, "https://")
+        || contains_ignore_case(b, "ftp://")
+        || contains_ignore_case(b, "\\\\")
 }
 
 fn push(hits: &mut Vec<Hit>, rule: &'static str, start: usize, end: usize) {
@@ -269,10 +263,10 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             }
             T::PsDownloader => {
                 if pipes_into_interpreter(after)
-                    || lower_contains(before, "iex")
-                    || lower_contains(before, "invoke-expression")
+                    || contains_ignore_case(before, "iex")
+                    || contains_ignore_case(before, "invoke-expression")
                     || (has_url(after) && runs_download(after))
-                    || lower_contains(after, "start-process") && has_url(line)
+                    || contains_ignore_case(after, "start-process") && has_url(line)
                 {
                     push(
                         hits,
@@ -294,7 +288,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     "http://",
                     "https://",
                 ];
-                if downloads.iter().any(|d| lower_contains(line, d)) {
+                if downloads.iter().any(|d| contains_ignore_case(line, d)) {
                     push(hits, "download-and-run", ls, le);
                 }
             }
@@ -304,7 +298,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     "sh", "bash", "zsh", "eval", "source", ". ", "python", "perl",
                 ]
                 .iter()
-                .any(|w| lower_contains(&b, w));
+                .any(|w| contains_ignore_case(&b, w));
                 if runs {
                     push(hits, "download-and-run", ls, le);
                 }
@@ -312,43 +306,46 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             T::Powershell => {
                 if encoded_command(after) {
                     push(hits, "powershell-encoded-command", f.start, le);
-                } else if (lower_contains(after, "downloadstring")
-                    || lower_contains(after, "iwr ")
-                    || lower_contains(after, "invoke-webrequest"))
-                    && (lower_contains(after, "iex") || lower_contains(after, "invoke-expression"))
+                } else if (contains_ignore_case(after, "downloadstring")
+                    || contains_ignore_case(after, "iwr ")
+                    || contains_ignore_case(after, "invoke-webrequest"))
+                    && (contains_ignore_case(after, "iex")
+                        || contains_ignore_case(after, "invoke-expression"))
                 {
                     push(hits, "download-and-run", f.start, le);
                 }
             }
             T::Certutil => {
-                if lower_contains(after, "urlcache")
-                    || lower_contains(after, "verifyctl") && has_url(after)
+                if contains_ignore_case(after, "urlcache")
+                    || contains_ignore_case(after, "verifyctl") && has_url(after)
                 {
                     push(hits, "certutil-download", f.start, le);
                 }
             }
             T::Mshta => {
                 if has_url(after)
-                    || lower_contains(after, "javascript:")
-                    || lower_contains(after, "vbscript:")
-                    || lower_contains(after, ".hta")
+                    || contains_ignore_case(after, "javascript:")
+                    || contains_ignore_case(after, "vbscript:")
+                    || contains_ignore_case(after, ".hta")
                 {
                     push(hits, "mshta", f.start, le);
                 }
             }
             T::Bitsadmin => {
-                if lower_contains(after, "/transfer") || lower_contains(after, "/addfile") {
+                if contains_ignore_case(after, "/transfer")
+                    || contains_ignore_case(after, "/addfile")
+                {
                     push(hits, "bitsadmin-transfer", f.start, le);
                 }
             }
             T::Regsvr32 => {
-                if lower_contains(after, "/i:http") || lower_contains(after, "scrobj") {
+                if contains_ignore_case(after, "/i:http") || contains_ignore_case(after, "scrobj") {
                     push(hits, "regsvr32-scriptlet", f.start, le);
                 }
             }
             T::Rundll32 => {
-                if lower_contains(after, "javascript:")
-                    || (has_url(after) && lower_contains(after, ".dll,"))
+                if contains_ignore_case(after, "javascript:")
+                    || (has_url(after) && contains_ignore_case(after, ".dll,"))
                 {
                     push(hits, "rundll32-script", f.start, le);
                 }
@@ -356,8 +353,8 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
             T::Base64Decode => {
                 if pipes_into_interpreter(after)
                     || runs_download(after)
-                    || lower_contains(before, "iex")
-                    || lower_contains(before, "invoke-expression")
+                    || contains_ignore_case(before, "iex")
+                    || contains_ignore_case(before, "invoke-expression")
                 {
                     push(hits, "decode-and-run", ls, le);
                 }
@@ -372,7 +369,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     "wget",
                     "curl",
                 ];
-                if fetches.iter().any(|d| lower_contains(line, d))
+                if fetches.iter().any(|d| contains_ignore_case(line, d))
                     && (f.start == 0 || !is_word_byte(t[f.start - 1]))
                 {
                     push(hits, "download-and-run", ls, le);
@@ -402,8 +399,8 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     let end = (f.end + 512).min(t.len());
                     // An SVG data URL is an image unless it carries script.
                     if !svg
-                        || lower_contains(&t[f.end..end], "script")
-                        || lower_contains(&t[f.end..end], "onload")
+                        || contains_ignore_case(&t[f.end..end], "script")
+                        || contains_ignore_case(&t[f.end..end], "onload")
                     {
                         push(hits, "data-url-script", f.start, f.end);
                     }

@@ -612,7 +612,7 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 last_key_start = start;
                 assignment(text, start, hits);
             }
-            super::keywords::Kw::SecretSpecial(special) => special_at(s, text, f, special, hits),
+            super::keywords::Kw::SecretSpecial(special) => special_at(text, f, special, hits),
             _ => {}
         }
     }
@@ -1019,14 +1019,8 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
         }
         _ => None,
     };
-    // `Authorization: Bearer <token>` and friends.
-    for scheme in [&b"bearer "[..], b"token ", b"basic "] {
-        if text.len() >= i + scheme.len() && text[i..i + scheme.len()].eq_ignore_ascii_case(scheme)
-        {
-            i += scheme.len();
-        }
-    }
-    let start = i;
+    let start = skip_auth_scheme(text, i);
+    i = start;
     let stop = |b: u8| match quote {
         Some(q) => b == q || b == b'\n' || b == b'\r' || b == b' ' || (escaped && b == b'\\'),
         None => matches!(
@@ -1067,21 +1061,26 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     }
 }
 
+/// Past an `Authorization` scheme word (`Bearer `, `Token `, `Basic `) at `i`.
+fn skip_auth_scheme(text: &[u8], i: usize) -> usize {
+    for scheme in [&b"bearer "[..], b"token ", b"basic "] {
+        if text
+            .get(i..i + scheme.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(scheme))
+        {
+            return i + scheme.len();
+        }
+    }
+    i
+}
+
 /// The value of a JSON member whose key names a secret.
 pub(crate) fn scan_member_value(key: &str, value: &str, hits: &mut Vec<Hit>) {
     let Some(kind) = classify_key(key.as_bytes()) else {
         return;
     };
     let v = value.as_bytes();
-    let trimmed_start = v.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    let mut start = trimmed_start;
-    for scheme in [&b"bearer "[..], b"token ", b"basic "] {
-        if v.len() >= start + scheme.len()
-            && v[start..start + scheme.len()].eq_ignore_ascii_case(scheme)
-        {
-            start += scheme.len();
-        }
-    }
+    let start = skip_auth_scheme(v, v.iter().take_while(|b| b.is_ascii_whitespace()).count());
     let end = v.len()
         - v.iter()
             .rev()
@@ -1164,7 +1163,7 @@ fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
     shaped && !is_placeholder(value)
 }
 
-fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<Hit>) {
+fn special_at(text: &[u8], f: &Found, special: Special, hits: &mut Vec<Hit>) {
     match special {
         Special::PemBegin => pem(text, f, hits),
         Special::Jwt => {
@@ -1172,7 +1171,7 @@ fn special_at(s: &str, text: &[u8], f: &Found, special: Special, hits: &mut Vec<
                 jwt(text, f.start, hits);
             }
         }
-        Special::UrlAuthority => url_password(s, text, f, hits),
+        Special::UrlAuthority => url_password(text, f, hits),
         Special::Bearer | Special::Basic => {
             let end = run_end(text, f.end, base64ish_dot, 4096);
             let token = &text[f.end..end];
@@ -1415,8 +1414,7 @@ fn contains_at(hay: &[u8], needle: &[u8], within: usize) -> Option<usize> {
 }
 
 /// `scheme://user:password@host`: the password.
-fn url_password(s: &str, text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
-    let _ = s;
+fn url_password(text: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     let mut scheme_start = f.start;
     while scheme_start > 0
         && (text[scheme_start - 1].is_ascii_alphanumeric()

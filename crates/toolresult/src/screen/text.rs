@@ -154,3 +154,19 @@ pub(crate) fn contains_ignore_case(hay: &[u8], needle: &str) -> bool {
             && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest)
     })
 }
+
+/// The characters outside ASCII, with their byte offsets: what the hidden-text
+/// scan and normalisation look at (ASCII runs are skipped a byte at a time).
+pub(crate) fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    core::iter::from_fn(move || {
+        while i < bytes.len() && bytes[i].is_ascii() {
+            i += 1;
+        }
+        let c = s[i..].chars().next()?;
+        let at = i;
+        i += c.len_utf8();
+        Some((at, c))
+    })
+}
