@@ -16,6 +16,7 @@ import type {
   ToolStatus,
   AgentStatus,
   ValidationOptions,
+  SourceLocation,
 } from './generated/types.js';
 import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
 import { writeInput } from './input.js';
@@ -283,3 +284,20 @@ export const schemas = {
   agentResult: agentResultSchema,
   toolResult: toolResultSchema,
 } as const;
+
+/**
+ * Where the value at a JSON Pointer (an issue's `path`) sits in JSON text, for
+ * highlighting: UTF-16 `offset`/`end` (string indices), 1-based `line` and
+ * `column`. Works on text that does not parse, as far as it goes: when the
+ * pointer is not found whole (a missing field, a syntax error on the way),
+ * `found` is false and the location is the deepest value reached, named by
+ * `pointer`. An ill-formed pointer throws `invalid_options`.
+ */
+export function locate(text: string, pointer: string): SourceLocation {
+  if (typeof text !== 'string' || typeof pointer !== 'string') {
+    throw new ToolResultError('invalid_options', 'locate(text, pointer) takes two strings');
+  }
+  const out = JSON.parse(call((w) => w.locate(text, pointer))) as Outcome<SourceLocation>;
+  if (!out.ok) throw new ToolResultError('invalid_options', 'invalid JSON Pointer', out.issues);
+  return out.value;
+}

@@ -26,6 +26,7 @@ export type ToolResultErrorCode =
   | 'schema_too_new'
   | 'schema_outdated'
   | 'store_closed'
+  | 'storage_error'
   | 'missing_dependency'
   | 'invalid_document'
   | 'invalid_provenance'

@@ -2,6 +2,7 @@
 // and `await loadSchemaEngine()` before compiling JSON Schemas.
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
+import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
 import { installWasm, schemaEngine, screenModule } from './runtime.js';
 
 let ready: Promise<void> | undefined;
@@ -69,4 +70,16 @@ export function schemaEngineLoaded(): boolean {
   return schemaEngine.loaded;
 }
 
+/**
+ * Opens (creating if needed) the IndexedDB database `name` as a result store
+ * and reloads every result in it (see `IndexedDbResultStore`). Loads the
+ * tools module first, which the store's index needs.
+ */
+export async function openIndexedDbStore(name: string, options?: IndexedDbStoreOptions): Promise<IndexedDbResultStore> {
+  await loadSchemaEngine();
+  return IndexedDbResultStore.open(name, options);
+}
+
+export { IndexedDbResultStore } from './idb-store.js';
+export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './idb-store.js';
 export * from './exports.js';

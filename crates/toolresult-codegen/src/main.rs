@@ -10,6 +10,7 @@ use toolresult::document::{
     ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance,
     ParsedDocument, ProvidedFile, RenderedDocument,
 };
+use toolresult::locate::SourceLocation;
 use toolresult::migrate::{Change, SourceShape};
 use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
 use toolresult::store::{
@@ -89,6 +90,7 @@ fn api_types() -> Value {
     generator.subschema_for::<StoreMetrics>();
     generator.subschema_for::<StoreEntry>();
     generator.subschema_for::<HistoryBounds>();
+    generator.subschema_for::<SourceLocation>();
     generator.subschema_for::<Change>();
     generator.subschema_for::<SourceShape>();
     generator.subschema_for::<ScreenOptions>();

@@ -5,6 +5,7 @@
 mod bound;
 mod build;
 mod catalog;
+mod locate;
 mod status;
 mod trap;
 mod validator;

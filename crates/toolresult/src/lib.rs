@@ -40,6 +40,7 @@ pub mod document;
 pub mod issue;
 pub mod json;
 pub mod language;
+pub mod locate;
 mod meaning;
 mod metadata_meaning;
 pub mod migrate;

@@ -1075,6 +1075,40 @@ export interface HistoryBounds {
 }
 
 /**
+ * A value's place in the source text. Offsets and columns count UTF-16 code
+ * units (JavaScript string indices); lines and columns start at 1.
+ */
+export interface SourceLocation {
+  /**
+   * Where the value starts (its first character).
+   */
+  offset: number;
+  /**
+   * Where the value ends (one past its last character; the end of the text
+   * when the value is not closed).
+   */
+  end: number;
+  /**
+   * The line of `offset`, from 1 (lines end at `\n`).
+   */
+  line: number;
+  /**
+   * The column of `offset` within its line, from 1.
+   */
+  column: number;
+  /**
+   * Whether the whole pointer was found; when false, the location is that
+   * of the deepest value on the way (for a missing field, its object).
+   */
+  found: boolean;
+  /**
+   * The part of the pointer that was found (equal to the pointer when
+   * `found`).
+   */
+  pointer: string;
+}
+
+/**
  * One thing normalization did.
  */
 export interface Change {

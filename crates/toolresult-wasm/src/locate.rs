@@ -1,0 +1,12 @@
+//! `locate`: where a JSON Pointer's value sits in JSON text (README, "Issues in the source text").
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::outcome;
+
+/// `{"ok":true,"value":SourceLocation}` or an `invalid_options` issue for an
+/// ill-formed pointer.
+#[wasm_bindgen]
+pub fn locate(text: &str, pointer: &str) -> String {
+    outcome(toolresult::locate::locate(text, pointer).map_err(toolresult::Issues::from))
+}
