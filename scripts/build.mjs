@@ -1,7 +1,7 @@
 // Builds the npm package: the wasm module (cargo + wasm-bindgen + wasm-opt)
 // for Node and the web, then the TypeScript wrapper (CommonJS for Node, an ESM
 // shim over it, and ESM for browsers).
-import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -73,4 +73,16 @@ for (const { name } of MODULES) {
     `${name}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` +
       `(cargo output ${statSync(rawWasm(name)).size} bytes)`,
   );
+}
+
+// The web demo, built from the package as a user imports it (workspace
+// dependency `toolresult`); web-demo/dist is static files.
+step('build: web-demo (Vite)');
+const demo = path.join(root, 'web-demo');
+run(process.execPath, [path.join(demo, 'scripts', 'catalog.mjs')]);
+run(binPath('vite'), ['build', '--logLevel', 'warn'], { cwd: demo });
+const assets = path.join(demo, 'dist', 'assets');
+for (const file of readdirSync(assets).sort()) {
+  const bytes = readFileSync(path.join(assets, file));
+  console.log(`web-demo/dist/assets/${file}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip`);
 }

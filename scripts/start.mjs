@@ -1,10 +1,12 @@
-// `npm start`: builds (via package.json) and runs the CLI over examples/.
-// Files named invalid-* are meant to fail; the run succeeds when every
-// example gets the verdict its name promises.
+// `npm start`: builds (via package.json), runs the CLI over examples/ (files
+// named invalid-* are meant to fail; every example must get the verdict its
+// name promises), then serves the web demo (web-demo/dist) on localhost with
+// its Content-Security-Policy until stopped. PORT picks the port (default 5173).
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root, pkgDir, step } from './lib.mjs';
+import { serve } from './serve.mjs';
 
 const dir = path.join(root, 'examples');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
@@ -25,3 +27,8 @@ if (wrong.length) {
   process.exit(1);
 }
 console.log('every example got the verdict its name promises');
+
+step('web demo');
+const dist = path.join(root, 'web-demo', 'dist');
+const { url } = await serve(dist, { port: Number(process.env.PORT ?? 5173) });
+console.log(`The toolresult web demo is at ${url} (Ctrl-C stops it).`);

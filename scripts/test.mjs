@@ -1,4 +1,5 @@
 // `npm test`: every check, in the order that fails fastest.
+import { existsSync } from 'node:fs';
 import { run, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
@@ -39,7 +40,27 @@ run(process.execPath, ['bench/screen.mjs', '--check', '--smoke']);
 step('node: tests against the built Node package, then packaging');
 run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
 
+// Debian's Chromium, installed with apt-get when missing (as root, as on CI).
+step('browser: the web demo in headless Chromium (strict CSP, Trusted Types, IndexedDB, worker, axe-core)');
+ensureChromium();
+run(process.execPath, ['--test', '--test-concurrency=1', 'tests/browser/']);
+
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');
 run(process.execPath, ['--test', 'tests/postgres/']);
 run(process.execPath, ['bench/stores.mjs', '--smoke']);
+
+function ensureChromium() {
+  const bin = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (existsSync(bin)) {
+    console.log(`present: ${bin}`);
+    return;
+  }
+  if (process.getuid?.() !== 0) throw new Error(`${bin} is missing: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM`);
+  try {
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
+  } catch {
+    run('apt-get', ['update']);
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
+  }
+}
