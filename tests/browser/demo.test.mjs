@@ -10,19 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import * as toolresult from 'toolresult';
 import { serve } from '../../scripts/serve.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const artifacts = path.join(here, 'artifacts');
 const fixture = (f) => readFileSync(path.join(root, 'tests', 'fixtures', f), 'utf8');
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 let server;
 let browser;
 before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve(path.join(root, 'web-demo', 'dist'));
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();

@@ -55,7 +55,30 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
   }
   assert.ok(!files.some((f) => f.startsWith('src/')), 'sources are not shipped');
   const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-  assert.equal(Object.keys(pkg.exports['.'])[0], 'types', 'exports list types first');
+  // TypeScript takes the first matching condition: `types` must come first in each.
+  for (const [entry, conditions] of Object.entries(pkg.exports)) {
+    if (typeof conditions === 'string') continue;
+    for (const [condition, target] of Object.entries(conditions)) {
+      const first = typeof target === 'string' ? condition : Object.keys(target)[0];
+      if (typeof target !== 'string' || condition === 'types') assert.equal(first, 'types', `exports["${entry}"].${condition} lists types first`);
+    }
+  }
+});
+
+// The two linters of published packages. attw's one exception, by design:
+// `toolresult/web` is the browser build, ESM only (its wasm is found by
+// import.meta.url); Node's require() loads it from 20.19 on, older CommonJS
+// needs import() — the "cjs-resolves-to-esm" rule says exactly that.
+test('arethetypeswrong finds no problem in any entry point; publint has no warning', () => {
+  const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const report = JSON.parse(sh(process.execPath, [attw, tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'], work));
+  const problems = Object.values(report.problems ?? {}).flat();
+  assert.deepEqual(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.entrypoint === './web')), [], 'attw problems');
+  const entries = Object.keys(report.analysis.entrypoints);
+  for (const e of ['.', './web', './node', './postgres', './otel']) assert.ok(entries.includes(e), `attw checked ${e}`);
+  const publint = path.join(root, 'node_modules', 'publint', 'src', 'cli.js');
+  const out = sh(process.execPath, [publint, '--strict', pkgDir], work);
+  assert.doesNotMatch(out, /Warnings:|Errors:/, out);
 });
 
 test('CommonJS project: require()', () => {
