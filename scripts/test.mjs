@@ -37,13 +37,15 @@ run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT
 step('screen: quality targets on the development set (../shared/safety-dev) and a throughput smoke run');
 run(process.execPath, ['bench/screen.mjs', '--check', '--smoke']);
 
-step('node: tests against the built Node package, then packaging');
-run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
-
-// Debian's Chromium, installed with apt-get when missing (as root, as on CI).
+// Debian's Chromium, installed with apt-get when missing (as root, as on CI):
+// the web demo and the bundler pages run in it.
 step('browser: the web demo in headless Chromium (strict CSP, Trusted Types, IndexedDB, worker, axe-core)');
 ensureChromium();
 run(process.execPath, ['--test', '--test-concurrency=1', 'tests/browser/']);
+run(process.execPath, ['bench/browser.mjs', '--smoke']);
+
+step('node: tests against the built Node package, then packaging (npm pack; CJS, ESM, TypeScript, Vite, webpack, esbuild; attw, publint)');
+run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
 
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');

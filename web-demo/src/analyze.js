@@ -159,7 +159,7 @@ export function analyzeDocument(t, doc, { source, context } = {}) {
       }
     }
   } catch (e) {
-    if (!(e instanceof t.ToolResultError)) throw e;
+    if (!(e instanceof t.ToolResultError) || e.code === 'not_initialized') throw e;
     const issues = e.issues.length ? e.issues : [{ path: '', code: e.code, message: e.message }];
     return { ...out, value: parsed, issues: located(t, doc, issues, true) };
   }

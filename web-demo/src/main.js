@@ -161,6 +161,7 @@ function showAnalysis() {
   status.textContent = `${docs.length} document${docs.length === 1 ? '' : 's'} (${kb(analysis.length)}) validated in ${analysis.ms.toFixed(1)} ms: ${bad ? `${bad} with issues` : 'all valid'}.`;
   status.dataset.state = 'done';
   status.dataset.verdict = bad ? 'invalid' : 'valid';
+  performance.mark('toolresult:analysis');
   // A counter the browser tests wait on.
   document.body.dataset.analyses = String(Number(document.body.dataset.analyses ?? 0) + 1);
   const picker = $('doc-picker');
@@ -618,4 +619,7 @@ $('run-catalog').addEventListener('click', async () => {
 
 await ready;
 showModules();
+// The package, for trying the API from the devtools console (and for bench/browser.mjs).
+globalThis.toolresult = t;
+performance.mark('toolresult:ready');
 document.body.dataset.ready = 'true';
