@@ -126,8 +126,14 @@ test('invalid results: every issue listed with code, pointer and line/column, an
   await clean(page);
 });
 
-test('open file (one or many, JSON Lines) and the raw/rendered toggle', async () => {
+test('validation runs as you type (debounced), open file (one or many, JSON Lines), the raw/rendered toggle', async () => {
   const page = await open();
+  const before = await analyses(page);
+  await page.getByLabel('Result JSON').pressSequentially('{"status": 1}', { delay: 20 });
+  await page.waitForFunction((n) => Number(document.body.dataset.analyses ?? 0) > n, before);
+  await page.waitForTimeout(500);
+  assert.equal(await analyses(page), before + 1, 'one validation after typing stops, not one per key');
+  assert.equal(await page.getAttribute('#status', 'data-verdict'), 'invalid');
   await page.getByLabel('Open file').setInputFiles([path.join(root, 'tests/fixtures/tool/valid-success.json'), path.join(root, 'tests/fixtures/tool/invalid-empty.json'), path.join(root, 'tests/fixtures/convert/mcp-text.json')]);
   await page.waitForFunction(() => document.getElementById('status').dataset.state === 'done' && document.getElementById('status').textContent.startsWith('3 documents'));
   const options = await page.locator('#doc-picker option').allTextContents();
@@ -239,6 +245,7 @@ test('history lives in IndexedDB: saved results, filters, metrics and events sur
   await page.getByRole('button', { name: 'History', exact: true }).click();
   await page.waitForSelector('#history-list li.muted');
   assert.equal(await page.locator('#history-list .history-item').count(), 0);
+  assert.deepEqual(await page.problems(), []);
   await ctx.close();
 });
 

@@ -1,7 +1,7 @@
 // The IndexedDB store (toolresult/web) under Node with fake-indexeddb: the
 // shared store contract, plus what only a durable store has — a reload keeps
 // results, order, summaries and retention; a corrupt record is quarantined.
-// The same store runs in Chromium's real IndexedDB in tests/browser/.
+// In Chromium's real IndexedDB, the web demo's history flows use it (tests/browser/).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IDBFactory } from 'fake-indexeddb';
