@@ -239,9 +239,7 @@ test('history lives in IndexedDB: saved results, filters, metrics and events sur
   await page.getByRole('button', { name: 'History', exact: true }).click();
   await page.getByRole('button', { name: 'Clear history' }).click();
   await page.waitForFunction(() => document.querySelectorAll('#history-list .history-item').length === 0);
-  page = await ctx.newPage();
-  await page.goto(server.url);
-  await page.waitForSelector('body[data-ready="true"]');
+  page = await open(ctx);
   await page.getByRole('button', { name: 'History', exact: true }).click();
   await page.waitForSelector('#history-list li.muted');
   assert.equal(await page.locator('#history-list .history-item').count(), 0);
