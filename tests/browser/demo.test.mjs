@@ -126,7 +126,7 @@ test('invalid results: every issue listed with code, pointer and line/column, an
   await clean(page);
 });
 
-test('validation runs as you type (debounced), open file (one or many, JSON Lines), the raw/rendered toggle', async () => {
+test('validation runs as you type (debounced), open file (one or many, JSON Lines), drop, the raw/rendered toggle', async () => {
   const page = await open();
   const before = await analyses(page);
   await page.getByLabel('Result JSON').pressSequentially('{"status": 1}', { delay: 20 });
@@ -144,6 +144,18 @@ test('validation runs as you type (debounced), open file (one or many, JSON Line
   await page.getByLabel('Document').selectOption('1');
   assert.ok((await page.locator('button.issue').count()) >= 1);
   await page.getByLabel('Document').selectOption('0');
+  // Drop: a file dropped on the text box replaces its content.
+  const dropped = await analyses(page);
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+    return dt;
+  }, fixture('tool/invalid-duration-mismatch.json'));
+  await page.dispatchEvent('#source', 'drop', { dataTransfer });
+  await page.waitForFunction((n) => Number(document.body.dataset.analyses ?? 0) > n, dropped);
+  assert.equal(await page.inputValue('#source'), fixture('tool/invalid-duration-mismatch.json'));
+  assert.equal(await page.getAttribute('#status', 'data-verdict'), 'invalid');
+  await paste(page, fixture('tool/valid-success.json'));
   await page.getByRole('button', { name: 'Show raw JSON' }).click();
   const raw = await page.locator('#render-out pre.raw').textContent();
   assert.deepEqual(JSON.parse(raw), JSON.parse(fixture('tool/valid-success.json')));

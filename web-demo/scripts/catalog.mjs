@@ -1,12 +1,14 @@
 // Writes public/catalog.json (served as is, fetched when needed): every fixture of tests/fixtures (envelopes
 // and conversions) and every case of the hostile corpus, with the verdict the
 // Node suites expect, for the page's catalog view (and the browser tests,
-// which check the page reaches the same verdicts). Hostile cases whose input
-// is a JS value (not text), over 256 KB, or needs non-default options are
-// listed with the reason they cannot be pasted into a page.
+// which check the page reaches the same verdicts). A hostile case whose input
+// is a JS value is pasted as its JSON text, expecting what the Node build
+// says of that text; cases over 256 KB of text, with no JSON text, or that
+// need non-default options are listed with the reason they are not run.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateAgentResult, validateToolResult } from 'toolresult';
 import { cases as hostile } from '../../tests/hostile/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -47,12 +49,31 @@ for (const c of hostile) {
     input = e;
   }
   if (c.unwrap) input = input.value;
-  if (c.options) entry.skipped = `needs validation options (${Object.keys(c.options).join(", ")})`;
+  // A JS value is pasted as its JSON text; what that text should give is what
+  // the Node build gives it (JSON.stringify may change the case: NaN → null).
+  let text = input;
+  let asText = false;
+  if (typeof input !== 'string' && !(input instanceof Error) && !c.options && !c.throws) {
+    try {
+      text = JSON.stringify(input);
+      asText = typeof text === 'string';
+    } catch {
+      text = undefined;
+    }
+  }
+  if (c.options) entry.skipped = `needs validation options (${Object.keys(c.options).join(', ')})`;
   else if (c.throws) entry.skipped = `a JS value the package refuses (${c.throws})`;
-  else if (typeof input !== 'string') entry.skipped = 'the input is a JS value, not text';
-  else if (input.length > MAX_TEXT) entry.skipped = `the input is ${(input.length / 1024 / 1024).toFixed(1)} MB of text`;
-  else {
-    entry.text = input;
+  else if (typeof text !== 'string') entry.skipped = 'a JS value with no JSON text (a cycle, a BigInt, bytes, …)';
+  else if (text.length > MAX_TEXT) entry.skipped = `${(text.length / 1024 / 1024).toFixed(1)} MB of text`;
+  else if (asText) {
+    const validate = c.kind === 'tool' ? validateToolResult : validateAgentResult;
+    const r = validate(text);
+    entry.name = `${c.name} (as JSON text)`;
+    entry.text = text;
+    entry.expect = r.ok ? 'valid' : 'invalid';
+    entry.codes = r.ok ? [] : [r.issues[0].code];
+  } else {
+    entry.text = text;
     entry.expect = c.expect === 'ok' ? 'valid' : 'invalid';
     entry.codes = c.expect === 'ok' ? [] : [c.expect];
   }
