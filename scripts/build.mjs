@@ -10,21 +10,25 @@ import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 // The envelope module, and the JSON Schema engine in a module of its own so
 // envelope-only users never download or instantiate it.
 const MODULES = [
-  { crate: 'toolresult-wasm', name: 'toolresult_wasm' },
-  { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm' },
+  { crate: 'toolresult-wasm', name: 'toolresult_wasm', profile: 'release' },
+  { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm', profile: 'release' },
   // The safety screen and the result document: loaded by code that screens.
-  { crate: 'toolresult-screen-wasm', name: 'toolresult_screen_wasm' },
+  // Its own cargo profile compiles the shared crates for speed (Cargo.toml).
+  { crate: 'toolresult-screen-wasm', name: 'toolresult_screen_wasm', profile: 'screen' },
 ];
 const srcWasm = path.join(pkgDir, 'src', 'wasm');
 const dist = path.join(pkgDir, 'dist');
-const rawWasm = (name) => path.join(root, 'target', 'wasm32-unknown-unknown', 'release', `${name}.wasm`);
+const rawWasm = (name) => path.join(root, 'target', 'wasm32-unknown-unknown', MODULES.find((m) => m.name === name).profile, `${name}.wasm`);
 
 // `--ts-only`: reuse the wasm in src/wasm (after TypeScript-only edits).
 const tsOnly = process.argv.includes('--ts-only');
 
 if (!tsOnly) {
 step('build: wasm (cargo)');
-run('cargo', ['build', ...MODULES.flatMap((m) => ['-p', m.crate]), '--release', '--target', 'wasm32-unknown-unknown']);
+for (const profile of new Set(MODULES.map((m) => m.profile))) {
+  const crates = MODULES.filter((m) => m.profile === profile).flatMap((m) => ['-p', m.crate]);
+  run('cargo', ['build', ...crates, '--profile', profile, '--target', 'wasm32-unknown-unknown']);
+}
 
 step('build: wasm-bindgen');
 for (const target of ['nodejs', 'web']) {

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::fold_table::FOLD_RUNS;
 use super::hidden::{is_invisible, is_tag};
-use super::text::non_ascii_chars;
+use super::text::{next_non_ascii, non_ascii_chars};
 
 /// The ASCII character NFKC (without marks) makes of `c`, if it makes one.
 fn fold(c: char) -> Option<char> {
@@ -136,10 +136,7 @@ impl<'a> Normalized<'a> {
         let mut i = 0;
         while i < bytes.len() {
             // ASCII runs are copied as they are.
-            let run = bytes[i..]
-                .iter()
-                .position(|b| !b.is_ascii())
-                .map_or(bytes.len(), |p| i + p);
+            let run = next_non_ascii(bytes, i);
             if run > i {
                 text.push_str(&s[i..run]);
                 i = run;

@@ -155,18 +155,60 @@ pub(crate) fn contains_ignore_case(hay: &[u8], needle: &str) -> bool {
     })
 }
 
+/// Where the next non-ASCII byte at or after `from` is (`bytes.len()` if
+/// none). Eight bytes at a time: the screen reads every byte of every result,
+/// and most of them are ASCII.
+pub(crate) fn next_non_ascii(bytes: &[u8], from: usize) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while i + 8 <= bytes.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[i..i + 8]);
+        let high = u64::from_le_bytes(word) & HIGH;
+        if high != 0 {
+            return i + (high.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i].is_ascii() {
+        i += 1;
+    }
+    i
+}
+
 /// The characters outside ASCII, with their byte offsets: what the hidden-text
-/// scan and normalisation look at (ASCII runs are skipped a byte at a time).
+/// scan and normalisation look at.
 pub(crate) fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = s.as_bytes();
     let mut i = 0;
     core::iter::from_fn(move || {
-        while i < bytes.len() && bytes[i].is_ascii() {
-            i += 1;
-        }
+        i = next_non_ascii(bytes, i);
         let c = s[i..].chars().next()?;
         let at = i;
         i += c.len_utf8();
         Some((at, c))
     })
+}
+
+#[cfg(test)]
+mod ascii_tests {
+    use super::*;
+
+    #[test]
+    fn next_non_ascii_finds_every_position() {
+        let text = "abcdefghijklmnopqrstuvwxyzé0123456789—x😀";
+        let expected: alloc::vec::Vec<usize> = text
+            .char_indices()
+            .filter(|(_, c)| !c.is_ascii())
+            .map(|(i, _)| i)
+            .collect();
+        let got: alloc::vec::Vec<usize> = non_ascii_chars(text).map(|(i, _)| i).collect();
+        assert_eq!(got, expected);
+        for from in 0..=text.len() {
+            let slow = (from..text.len())
+                .find(|&i| !text.as_bytes()[i].is_ascii())
+                .unwrap_or(text.len());
+            assert_eq!(next_non_ascii(text.as_bytes(), from), slow, "from {from}");
+        }
+    }
 }
