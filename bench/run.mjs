@@ -173,7 +173,8 @@ function bundleSize(name, entry) {
 const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), { level: 9 }).length;
 const engineGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_schema_wasm_bg.wasm')), { level: 9 }).length;
 const sizes = {
-  toolresult: bundleSize('toolresult', `import { init, validateAgentResult } from ${JSON.stringify(require.resolve('toolresult/web').replace(/\\/g, '/'))}; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
+  // The bare specifier: esbuild (platform browser) picks the browser build, as a user's bundler does.
+  toolresult: bundleSize('toolresult', `import { init, validateAgentResult } from 'toolresult/web'; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
   'ajv (compiled)': bundleSize('ajv', `import Ajv from 'ajv/dist/2020.js'; import f from 'ajv-formats'; const a = new Ajv(); f(a); console.log(a.compile({}));`),
   'zod 4': bundleSize('zod', `import { z } from 'zod'; console.log(z.strictObject({ a: z.string() }).safeParse({}));`),
   valibot: bundleSize('valibot', `import * as v from 'valibot'; console.log(v.safeParse(v.strictObject({ a: v.string() }), {}));`),
