@@ -228,64 +228,15 @@ impl Scan<'_> {
         self.peek().filter(|&b| b != b']').map(|_| self.i)
     }
 
-    /// At `"`: the decoded string; `None` when it is not closed or has a bad escape.
+    /// At `"`: the decoded string (serde_json decodes the escapes); `None`
+    /// when it is not closed or not a valid JSON string.
     fn string(&mut self) -> Option<String> {
         if self.peek() != Some(b'"') {
             return None;
         }
-        self.i += 1;
-        let mut out: Vec<u8> = Vec::new();
-        loop {
-            let b = self.peek()?;
-            self.i += 1;
-            match b {
-                b'"' => return String::from_utf8(out).ok(),
-                b'\\' => {
-                    let e = self.peek()?;
-                    self.i += 1;
-                    let c = match e {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
-                        _ => return None,
-                    };
-                    let mut buf = [0; 4];
-                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                }
-                _ => out.push(b),
-            }
-        }
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let digits = self.b.get(self.i..self.i + 4)?;
-        let s = core::str::from_utf8(digits).ok()?;
-        let v = u32::from_str_radix(s, 16).ok()?;
-        self.i += 4;
-        Some(v)
-    }
-
-    /// After `\u`: one character, joining a surrogate pair.
-    fn unicode_escape(&mut self) -> Option<char> {
-        let hi = self.hex4()?;
-        if (0xD800..0xDC00).contains(&hi) {
-            if self.b.get(self.i..self.i + 2) != Some(b"\\u") {
-                return None;
-            }
-            self.i += 2;
-            let lo = self.hex4()?;
-            if !(0xDC00..0xE000).contains(&lo) {
-                return None;
-            }
-            return char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
-        }
-        char::from_u32(hi)
+        let start = self.i;
+        self.skip_string()?;
+        serde_json::from_slice(&self.b[start..self.i]).ok()
     }
 
     /// Moves past one value; `None` when the text ends inside it.
