@@ -7,8 +7,8 @@
 // with the reason, never dropped silently and never a crash.
 import { validateToolResult } from './api.js';
 import { ToolResultError } from './errors.js';
-import type { Eviction, HistoryQuery, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
-import { ResultStore, type ResultStoreEvent, type ResultStoreEventType, type ResultStoreMetrics, type StoreScreenOptions } from './store.js';
+import type { Eviction, PutReport, RetentionPolicy, ToolResult } from './generated/types.js';
+import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './store.js';
 
 const VERSION = 1;
 const RESULTS = 'results';
@@ -66,20 +66,19 @@ function storageError(what: string, e: unknown): ToolResultError {
  * asynchronous (they wait for IndexedDB to commit); reads are
  * synchronous, from the in-memory index. Open it with `openIndexedDbStore`.
  */
-export class IndexedDbResultStore {
+export class IndexedDbResultStore extends IndexBackedStore {
   readonly name: string;
   readonly openReport: IndexedDbOpenReport;
   readonly #db: IDBDatabase;
-  readonly #index: ResultStore;
   readonly #now: () => number;
   #pending: Promise<void>[] = [];
   #closed = false;
 
   private constructor(name: string, db: IDBDatabase, index: ResultStore, now: () => number, report: IndexedDbOpenReport) {
+    super(index);
     this.name = name;
     this.#now = now;
     this.#db = db;
-    this.#index = index;
     this.openReport = report;
     // Retention removes records too, so IndexedDB and the index agree.
     index.on('evicted', (e) => this.#pending.push(this.#remove(e.detail.execution_id)));
@@ -131,7 +130,7 @@ export class IndexedDbResultStore {
       }
       try {
         // The screen already admitted it when it was first stored.
-        this.#index.put(verdict.value, { dialog_id: record.dialog_id, summary: record.summary });
+        this.index.put(verdict.value, { dialog_id: record.dialog_id, summary: record.summary });
         report.loaded++;
       } catch (e) {
         bad.push({ record, reason: `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}` });
@@ -182,11 +181,11 @@ export class IndexedDbResultStore {
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
     const value = verdict.value;
     // The screen decides before anything is written.
-    this.#index.admit(value);
+    this.index.admit(value);
     const callId = value.input.tool_call_id ?? value.metadata.execution_id;
-    if (this.#index.meta(value.metadata.execution_id) || this.#index.getByToolCallId(callId)) {
+    if (this.index.meta(value.metadata.execution_id) || this.index.getByToolCallId(callId)) {
       // Already stored, or a conflict: the index decides, nothing is written.
-      return this.#index.put(value, options);
+      return this.index.put(value, options);
     }
     const record: StoredRecord = { execution_id: value.metadata.execution_id, stored_at: this.#now(), json: JSON.stringify(value) };
     if (options.dialog_id !== undefined) record.dialog_id = options.dialog_id;
@@ -200,7 +199,7 @@ export class IndexedDbResultStore {
     }
     let report: PutReport;
     try {
-      report = this.#index.put(value, options);
+      report = this.index.put(value, options);
     } catch (e) {
       // Validated above, so this is not expected; keep IndexedDB and the index in agreement.
       this.#pending.push(this.#remove(record.execution_id));
@@ -211,52 +210,12 @@ export class IndexedDbResultStore {
     return report;
   }
 
-  get(executionId: string): ToolResult | undefined {
-    return this.#index.get(executionId);
-  }
-
-  getByToolCallId(toolCallId: string): ToolResult | undefined {
-    return this.#index.getByToolCallId(toolCallId);
-  }
-
-  /** Metadata of a stored result (no output). */
-  meta(executionId: string): StoredMeta | undefined {
-    return this.#index.meta(executionId);
-  }
-
-  /** A tool's results, newest first: `limit` (100), `status`, `since`, `until`. */
-  history(toolName: string, query?: HistoryQuery): ToolResult[] {
-    return this.#index.history(toolName, query);
-  }
-
-  /** Metadata of a dialog's results, in the order they were stored. */
-  listDialog(dialogId: string): StoredMeta[] {
-    return this.#index.listDialog(dialogId);
-  }
-
   /** Applies the retention policy now; evicted results' records are deleted before it resolves. */
   async prune(): Promise<Eviction[]> {
     this.#open();
-    const evicted = this.#index.prune();
+    const evicted = this.index.prune();
     await this.#flush();
     return evicted;
-  }
-
-  on<K extends ResultStoreEventType>(type: K, listener: (event: ResultStoreEvent<K>) => void): () => void {
-    return this.#index.on(type, listener);
-  }
-
-  metrics(): ResultStoreMetrics {
-    return this.#index.metrics();
-  }
-
-  get size(): number {
-    return this.#index.size;
-  }
-
-  /** The in-memory index (a ResultStore), e.g. for prepareHistory and get_tool_result. */
-  get index(): ResultStore {
-    return this.#index;
   }
 
   /** Closes the database connection; later writes throw `store_closed`. */

@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { validateToolResult } from './api.js';
 import { sha256Hex } from './bound.js';
 import { ToolResultError } from './errors.js';
-import type { Eviction, HistoryQuery, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
-import { ResultStore, type ResultStoreEvent, type ResultStoreEventType, type StoreScreenOptions } from './store.js';
+import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
+import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './store.js';
 
 /** Ids become file names: letters, digits, `.`, `_`, `-`; no leading dot; at most 200. */
 const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
@@ -65,16 +65,15 @@ function writeAtomic(file: string, data: string): void {
  * `getByToolCallId`, `listDialog`, retention, events and metrics work as
  * there). `put` returns only after both files are durable.
  */
-export class FileResultStore {
+export class FileResultStore extends IndexBackedStore {
   readonly root: string;
   readonly openReport: FileStoreOpenReport;
-  readonly #index: ResultStore;
 
   private constructor(root: string, retention: RetentionPolicy | undefined, now: (() => number) | undefined, screen: StoreScreenOptions) {
+    super(new ResultStore({ retention, now, ...screen }));
     this.root = path.resolve(root);
-    this.#index = new ResultStore({ retention, now, ...screen });
     // Retention removes files too, so disk and index agree.
-    this.#index.on('evicted', (e) => this.#remove(e.detail));
+    this.index.on('evicted', (e) => this.#remove(e.detail));
     fs.mkdirSync(path.join(this.root, 'dialogs'), { recursive: true });
     this.openReport = this.#load();
   }
@@ -147,7 +146,7 @@ export class FileResultStore {
     }
     let stored;
     try {
-      stored = this.#index.put(result, { dialog_id: dialogId });
+      stored = this.index.put(result, { dialog_id: dialogId });
     } catch (e) {
       this.#quarantine(report, file, `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}`);
       if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
@@ -195,10 +194,10 @@ export class FileResultStore {
     checkId('tool_call_id', id);
     // The screen decides before anything is written (the index's put would
     // screen again; the gate's verdict is the same).
-    this.#index.admit(value);
-    if (this.#index.meta(value.metadata.execution_id) || this.#index.getByToolCallId(id)) {
+    this.index.admit(value);
+    if (this.index.meta(value.metadata.execution_id) || this.index.getByToolCallId(id)) {
       // Already stored, or a conflict: the index decides, nothing is written.
-      return this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
+      return this.index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
     }
     const dir = this.#dir(options.dialog_id);
     fs.mkdirSync(dir, { recursive: true });
@@ -208,7 +207,7 @@ export class FileResultStore {
       throw new ToolResultError('store_conflict', `${file} exists and is not in the index; it is never overwritten`);
     }
     writeAtomic(file, text);
-    const report = this.#index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
+    const report = this.index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
     // Retention may have evicted this very result (too old): its files are gone already.
     if (!report.evicted.some((e) => e.execution_id === report.meta.execution_id)) {
       writeAtomic(path.join(dir, `${id}.meta.json`), JSON.stringify({ ...report.meta, sha256: sha256Hex(text) } satisfies FileMeta));
@@ -221,8 +220,8 @@ export class FileResultStore {
    * store), or by dialog and tool call id (`get(dialogId, toolCallId)`, read
    * from disk and validated again).
    */
-  get(executionIdOrDialogId: string, toolCallId?: string): ToolResult | undefined {
-    if (toolCallId === undefined) return this.#index.get(executionIdOrDialogId);
+  override get(executionIdOrDialogId: string, toolCallId?: string): ToolResult | undefined {
+    if (toolCallId === undefined) return this.index.get(executionIdOrDialogId);
     const dialogId = executionIdOrDialogId;
     checkId('dialog_id', dialogId);
     checkId('tool_call_id', toolCallId);
@@ -234,46 +233,11 @@ export class FileResultStore {
   }
 
   getByExecutionId(executionId: string): ToolResult | undefined {
-    return this.#index.get(executionId);
-  }
-
-  getByToolCallId(toolCallId: string): ToolResult | undefined {
-    return this.#index.getByToolCallId(toolCallId);
-  }
-
-  /** Metadata of a stored result (no output). */
-  meta(executionId: string): StoredMeta | undefined {
-    return this.#index.meta(executionId);
+    return this.index.get(executionId);
   }
 
   /** Applies the retention policy now; evicted results' files are removed. */
   prune(): Eviction[] {
-    return this.#index.prune();
-  }
-
-  /** Metadata of a dialog's results (seed 003 list_results). */
-  listDialog(dialogId: string): StoredMeta[] {
-    return this.#index.listDialog(dialogId);
-  }
-
-  history(toolName: string, query?: HistoryQuery): ToolResult[] {
-    return this.#index.history(toolName, query);
-  }
-
-  on<K extends ResultStoreEventType>(type: K, listener: (event: ResultStoreEvent<K>) => void): () => void {
-    return this.#index.on(type, listener);
-  }
-
-  metrics() {
-    return this.#index.metrics();
-  }
-
-  get size(): number {
-    return this.#index.size;
-  }
-
-  /** The in-memory index (a ResultStore), e.g. for prepareHistory and get_tool_result. */
-  get index(): ResultStore {
-    return this.#index;
+    return this.index.prune();
   }
 }

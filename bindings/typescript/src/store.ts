@@ -192,3 +192,53 @@ export class ResultStore extends EventTarget {
     return schemaEngine.call(() => this.#h().len());
   }
 }
+
+/**
+ * The reads of a durable store: each comes from its in-memory index (a
+ * `ResultStore`), so they behave exactly as the in-memory store's. The file
+ * store (`toolresult/node`) and the IndexedDB store (`toolresult/web`)
+ * extend it with writes of their own.
+ */
+export class IndexBackedStore {
+  /** The in-memory index (a ResultStore), e.g. for prepareHistory and get_tool_result. */
+  readonly index: ResultStore;
+
+  protected constructor(index: ResultStore) {
+    this.index = index;
+  }
+
+  get(executionId: string): ToolResult | undefined {
+    return this.index.get(executionId);
+  }
+
+  getByToolCallId(toolCallId: string): ToolResult | undefined {
+    return this.index.getByToolCallId(toolCallId);
+  }
+
+  /** Metadata of a stored result (no output). */
+  meta(executionId: string): StoredMeta | undefined {
+    return this.index.meta(executionId);
+  }
+
+  /** A tool's results, newest first: `limit` (100), `status`, `since`, `until`. */
+  history(toolName: string, query?: HistoryQuery): ToolResult[] {
+    return this.index.history(toolName, query);
+  }
+
+  /** Metadata of a dialog's results, in the order they were stored. */
+  listDialog(dialogId: string): StoredMeta[] {
+    return this.index.listDialog(dialogId);
+  }
+
+  on<K extends ResultStoreEventType>(type: K, listener: (event: ResultStoreEvent<K>) => void): () => void {
+    return this.index.on(type, listener);
+  }
+
+  metrics(): ResultStoreMetrics {
+    return this.index.metrics();
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+}
