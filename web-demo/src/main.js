@@ -19,8 +19,11 @@ function el(tag, className, text) {
   return e;
 }
 
+/** A <pre>; it may scroll, so it is focusable (keyboard users can scroll it). */
 function pre(text, className) {
-  return el('pre', className, text);
+  const p = el('pre', className, text);
+  p.tabIndex = 0;
+  return p;
 }
 
 const json = (v) => JSON.stringify(v, null, 2);
@@ -81,8 +84,18 @@ function analyzeInWorker(text) {
 
 let current = { analysis: undefined, text: '', doc: 0, raw: false };
 
+// The text being validated. The text box holds all of it, except a large
+// paste, drop or file: then it shows the start, and the page never reads the
+// whole back out of the text box (a 20 MB text box is slow to read and lay out).
+const SHOWN_IN_BOX = 256 * 1024;
+let sourceText = '';
+function putSource(text) {
+  sourceText = text;
+  $('source').value = text.length > SHOWN_IN_BOX ? text.slice(0, SHOWN_IN_BOX) : text;
+}
+
 async function validateNow() {
-  const text = $('source').value;
+  const text = sourceText;
   const status = $('status');
   status.dataset.state = 'busy';
   status.textContent = text.length > LARGE_INPUT ? `Validating ${kb(text.length)} in a worker…` : 'Validating…';
@@ -99,7 +112,8 @@ async function validateNow() {
 }
 
 let debounce;
-$('source').addEventListener('input', () => {
+$('source').addEventListener('input', (e) => {
+  sourceText = e.target.value;
   clearTimeout(debounce);
   debounce = setTimeout(validateNow, 300);
 });
@@ -123,9 +137,17 @@ function catalog() {
   return catalogPromise;
 }
 
+// A large paste goes to `sourceText`, not through the text box.
+$('source').addEventListener('paste', (e) => {
+  const text = e.clipboardData?.getData('text/plain');
+  if (!text || text.length <= SHOWN_IN_BOX) return;
+  e.preventDefault();
+  setSource(text);
+});
+
 function setSource(text) {
   clearTimeout(debounce);
-  $('source').value = text;
+  putSource(text);
   show('validate');
   return validateNow();
 }
@@ -158,7 +180,7 @@ function showAnalysis() {
   const docs = analysis.docs;
   const bad = docs.filter((d) => !d.ok).length;
   const status = $('status');
-  status.textContent = `${docs.length} document${docs.length === 1 ? '' : 's'} (${kb(analysis.length)}) validated in ${analysis.ms.toFixed(1)} ms: ${bad ? `${bad} with issues` : 'all valid'}.`;
+  status.textContent = `${docs.length} document${docs.length === 1 ? '' : 's'} (${kb(analysis.length)}) validated in ${analysis.ms.toFixed(1)} ms: ${bad ? `${bad} with issues` : 'all valid'}.${current.text.length > SHOWN_IN_BOX ? ` The text box shows its first ${kb(SHOWN_IN_BOX)}.` : ''}`;
   status.dataset.state = 'done';
   status.dataset.verdict = bad ? 'invalid' : 'valid';
   performance.mark('toolresult:analysis');
