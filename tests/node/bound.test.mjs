@@ -50,7 +50,11 @@ test('JSON truncation: bounded, valid JSON, untouched when it fits', () => {
       const full = JSON.stringify(v);
       const r = truncateOutput(v, { maxBytes });
       const text = JSON.stringify(r.output);
-      assert.ok(text.length <= maxBytes || utf8Len(text) <= maxBytes, `${utf8Len(text)} > ${maxBytes}`);
+      assert.ok(utf8Len(text) <= maxBytes, `${utf8Len(text)} > ${maxBytes}`);
+      // Sizes are those of the output as JSON.stringify writes it: exact.
+      assert.equal(r.size, utf8Len(text));
+      assert.equal(r.sha256, nodeSha(full));
+      if (r.output_truncated) assert.ok(utf8Len(text) * 20 <= maxBytes * 19, 'at most 95 % of the limit');
       assert.equal(r.original_size, utf8Len(full));
       assert.equal(r.output_truncated, utf8Len(full) > maxBytes);
       if (!r.output_truncated) assert.deepEqual(r.output, JSON.parse(full));
@@ -73,6 +77,40 @@ test('JSON truncation examples: markers say what is missing', () => {
   assert.throws(() => truncateOutput('ok', { maxBytes: -1 }), (e) => e instanceof ToolResultError && e.code === 'invalid_options');
   assert.throws(() => truncateOutput({ n: NaN }), (e) => e.code === 'invalid_output' && e.issues[0].code === 'non_finite_number');
   assert.throws(() => truncateOutput('a\uD800'), (e) => e.code === 'invalid_output' && e.issues[0].code === 'lone_surrogate');
+});
+
+test('JSON truncation measures numbers as JavaScript writes them (1e+21, 1e-7, -0 as 0)', () => {
+  const v = { a: Array.from({ length: 60 }, (_, i) => [1e21, 1e-7, -0, 5e-324, 0.1 + 0.2, i]) };
+  for (const maxBytes of [64, 100, 333, 1000, 2500]) {
+    const r = truncateOutput(v, { maxBytes });
+    const text = JSON.stringify(r.output);
+    assert.equal(r.size, utf8Len(text), `size at ${maxBytes}`);
+    assert.ok(r.size <= maxBytes);
+    assert.equal(r.original_size, utf8Len(JSON.stringify(v)));
+  }
+  const r = truncateOutput(v, { maxBytes: 300 });
+  assert.deepEqual(r.output.a[0], [1e21, 1e-7, 0, 5e-324, 0.1 + 0.2, 0], 'kept numbers are the same numbers');
+});
+
+test('JSON truncation: a large output is cut once, through the text, with the markers and sha256 of the whole', () => {
+  const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i} é😀`, tags: ['a', 'b'], score: i / 3 }));
+  const full = JSON.stringify({ rows });
+  const r = truncateOutput({ rows }, { maxBytes: 100_000 });
+  const text = JSON.stringify(r.output);
+  assert.equal(r.size, utf8Len(text));
+  assert.ok(r.size <= 95_000);
+  assert.equal(r.sha256, nodeSha(full));
+  assert.equal(r.original_size, utf8Len(full));
+  const kept = r.output.rows.length - 1;
+  // Whole rows, then the last kept row (cut itself when it did not fit whole).
+  assert.deepEqual(r.output.rows.slice(0, kept - 1), rows.slice(0, kept - 1));
+  assert.ok(Object.keys(r.output.rows[kept - 1]).every((k) => k === '…' || k in rows[kept - 1]));
+  assert.equal(r.output.rows[kept], `…[+${20_000 - kept} items]`);
+  // A string cut inside: its marker counts the UTF-8 bytes left out.
+  const long = truncateOutput({ s: 'é'.repeat(500) }, { maxBytes: 200 });
+  const m = long.output.s.match(/^(é*)…\[\+(\d+) bytes\]$/u);
+  assert.ok(m, long.output.s);
+  assert.equal(utf8Len(m[1]) + Number(m[2]), 1000);
 });
 
 test('capLines keeps the first lines and names how many were dropped', () => {

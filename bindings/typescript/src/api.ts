@@ -21,7 +21,7 @@ import type {
 import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
 import { writeInput } from './input.js';
 import { bindings, call, onInstall, type Wasm } from './runtime.js';
-import { escapeLoneSurrogates, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
+import { escapeLoneSurrogates, toWireBytes, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
 
 type EnvelopeValidator = InstanceType<Wasm['EnvelopeValidator']>;
 
@@ -140,16 +140,18 @@ function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions
     if (input.length > limits.maxBytes) return { ok: false, issues: [tooLargeIssue(limits.maxBytes, input.length)] };
     text = input;
   } else {
-    const wire = toWireText(input, limits);
+    const wire = toWireBytes(input, limits);
     if (wire.issues) return { ok: false, issues: wire.issues };
-    text = wire.text;
+    text = wire.bytes;
   }
   const source = text;
+  const scratch = source !== input && typeof source !== 'string';
   return call((w) => {
     if (validator.check_input(writeInput(w, source)) !== 0) {
       return { ok: false, issues: JSON.parse(w.take_last_issues()) as Issue[] };
     }
-    return new Valid<T>(source);
+    // The writer's bytes are reused by the next call: keep a copy.
+    return new Valid<T>(scratch ? (source as Uint8Array).slice() : source);
   });
 }
 

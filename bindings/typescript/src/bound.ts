@@ -2,8 +2,8 @@
 // truncation that keeps JSON valid, line caps for text streams, previews.
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import { writeInput } from './input.js';
-import { call } from './runtime.js';
-import { toWireText } from './wire.js';
+import { call, platform } from './runtime.js';
+import { toWireBytes } from './wire.js';
 
 /** Default output limit: 10 MiB (seed 000 §5.2). */
 export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
@@ -52,13 +52,24 @@ function checkText(text: string, what: string): void {
 /**
  * sha256 as lowercase hex. Strings are hashed as UTF-8, exactly as Node's
  * `crypto.createHash('sha256').update(string)` does (lone surrogates become
- * U+FFFD there and here).
+ * U+FFFD there and here). The Node build hashes with `node:crypto`.
  */
 export function sha256Hex(input: string | Uint8Array): string {
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
     throw new ToolResultError('invalid_output', 'sha256Hex takes a string or a Uint8Array');
   }
+  if (platform.sha256Hex) return platform.sha256Hex(input);
   return call((w) => w.sha256_input(writeInput(w, input)));
+}
+
+/** Where the core cuts a text (the text itself stays on this side). */
+interface TextCut {
+  keep_utf16: number;
+  note: string;
+  output_truncated: boolean;
+  original_size: number;
+  size: number;
+  sha256: string | null;
 }
 
 /**
@@ -68,30 +79,33 @@ export function sha256Hex(input: string | Uint8Array): string {
  * of the limit and stays valid JSON — long strings end with `…[+N bytes]`,
  * arrays end with a `"…[+N items]"` item, objects gain a `"…": "[+N keys]"`
  * entry. The result records whether it was cut, the original size and the
- * sha256 of the full output.
+ * sha256 of the full output. Sizes are UTF-8 bytes of the output as
+ * `JSON.stringify` writes it (docs/bounding.md).
  */
 export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}): TruncatedOutput<T> {
   const maxBytes = limit('maxBytes', options.maxBytes, DEFAULT_MAX_OUTPUT_BYTES);
+  const native = platform.sha256Hex;
   if (typeof output === 'string') {
     checkText(output, 'the output');
-    return unwrap(call((w) => w.truncate_text_input(writeInput(w, output), maxBytes)), 'text output');
+    const cut = unwrap<TextCut>(call((w) => w.truncate_text_input(writeInput(w, output), maxBytes, !native)), 'text output');
+    return {
+      output: (cut.output_truncated ? output.slice(0, cut.keep_utf16) + cut.note : output) as T,
+      output_truncated: cut.output_truncated,
+      original_size: cut.original_size,
+      size: cut.size,
+      sha256: cut.sha256 ?? (native as (input: string) => string)(output),
+    };
   }
-  const wire = toWireText(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: 128 });
+  // The bytes of JSON.stringify(output): sizes and sha256 are of that text.
+  const wire = toWireBytes(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: 128, minusZeroAsZero: true });
   if (wire.issues) throw new ToolResultError('invalid_output', 'the output is not JSON data', wire.issues);
-  const text = wire.text;
-  // The core measures numbers as Rust writes them; JavaScript may write a few
-  // more bytes (0.000001 vs 1e-6). Measure as JS does, and cut tighter if needed.
-  let budget = maxBytes;
-  for (;;) {
-    const r = unwrap<TruncatedOutput<T>>(call((w) => w.truncate_json_input(writeInput(w, text), budget)), 'JSON output');
-    r.size = encoder.encode(JSON.stringify(r.output)).length;
-    r.output_truncated = r.output_truncated || r.size > maxBytes;
-    if (r.size <= Math.max(maxBytes, 64) || budget <= 64) return r;
-    budget = Math.max(64, budget - (r.size - maxBytes) - 8);
-  }
+  const bytes = wire.bytes;
+  // Sizes come from the text's own tokens (numbers as JavaScript wrote
+  // them), so no re-measuring is needed here.
+  const r = unwrap<TruncatedOutput<T>>(call((w) => w.truncate_json_input(writeInput(w, bytes), maxBytes, !native)), 'JSON output');
+  if (native) r.sha256 = native(bytes);
+  return r;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * The first `maxLines` lines (default 200) of a text stream such as stdout,

@@ -16,7 +16,7 @@ import type {
 import { RebuiltHandle, schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
 import { applyScreen, screen } from './screen.js';
-import { escapeLoneSurrogates, toWireText } from './wire.js';
+import { escapeLoneSurrogates, toWireBytes, toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
 type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
@@ -28,6 +28,13 @@ function wire(value: unknown, code: ToolResultErrorCode, what: string): string {
   const w = toWireText(value, LIMITS);
   if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
   return w.text;
+}
+
+/** A value as UTF-8 JSON text for the engine's input buffer (valid until the next call). */
+function wireBytes(value: unknown, code: ToolResultErrorCode, what: string): Uint8Array {
+  const w = toWireBytes(value, LIMITS);
+  if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
+  return w.bytes;
 }
 
 /** JSON text for the engine; lone surrogates escaped so the parser names them. */
@@ -106,14 +113,14 @@ export class CompiledSchema {
 
   /** Whether `value` satisfies the schema (stops at the first failure). */
   isValid(value: unknown): boolean {
-    const verdict = this.#verdict(wire(value, 'invalid_value', 'the value'));
+    const verdict = this.#verdict(wireBytes(value, 'invalid_value', 'the value'));
     if (verdict === 2) this.validate(value); // throws with the value's issues
     return verdict === 0;
   }
 
   /** Every way `value` fails the schema (`[]` when it is valid), in document order. */
   validate(value: unknown): SchemaIssue[] {
-    return this.#issues(wire(value, 'invalid_value', 'the value'), 'the value is not acceptable JSON');
+    return this.#issues(wireBytes(value, 'invalid_value', 'the value'), 'the value is not acceptable JSON');
   }
 
   /**
@@ -256,7 +263,7 @@ export class ToolRegistry {
    * schema. Throws `unknown_tool` for an unregistered name.
    */
   validateOutput(name: string, output: unknown): ValidationReport {
-    const text = output === undefined ? undefined : wire(output, 'invalid_value', 'the output');
+    const text = output === undefined ? undefined : wireBytes(output, 'invalid_value', 'the output');
     const report = schemaEngine.call((w) => {
       const handle = this.#current();
       return handle.validate_output(String(name), text === undefined ? -1 : writeEngineInput(w, text));
@@ -266,7 +273,7 @@ export class ToolRegistry {
 
   /** Checks call parameters against the tool's input schema (a failure is status `validation_error`). */
   validateInput(name: string, parameters: unknown): ValidationReport {
-    const text = wire(parameters, 'invalid_value', 'the parameters');
+    const text = wireBytes(parameters, 'invalid_value', 'the parameters');
     const report = schemaEngine.call((w) => {
       const handle = this.#current();
       return handle.validate_input(String(name), writeEngineInput(w, text));

@@ -15,12 +15,24 @@ pub fn sha256_input(len: usize) -> String {
     with_input(len, truncate::sha256_hex)
 }
 
-/// Truncates the UTF-8 text in the input buffer to `max_bytes`:
-/// `{"ok":true,"value":{output,truncated,original_size,size,sha256}}`.
+/// Where the UTF-8 text in the input buffer is cut to fit `max_bytes`; the
+/// caller holds the text, so the output is described, not copied:
+/// `{"ok":true,"value":{keep_utf16,note,output_truncated,original_size,size,sha256}}`
+/// (`sha256` is `null` unless `hash`).
 #[wasm_bindgen]
-pub fn truncate_text_input(len: usize, max_bytes: usize) -> String {
+pub fn truncate_text_input(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| match std::str::from_utf8(bytes) {
-        Ok(text) => outcome(Ok(truncate::truncate_text(text, max_bytes))),
+        Ok(text) => {
+            let cut = truncate::cut_text(text, max_bytes);
+            outcome(Ok(serde_json::json!({
+                "keep_utf16": truncate::utf16_len(&bytes[..cut.keep]),
+                "note": cut.note,
+                "output_truncated": cut.truncated,
+                "original_size": cut.original_size,
+                "size": cut.size,
+                "sha256": hash.then(|| truncate::sha256_hex(bytes)),
+            })))
+        }
         Err(_) => outcome::<()>(Err(toolresult::Issues::from(toolresult::Issue::new(
             "",
             toolresult::IssueCode::InvalidUtf8,
@@ -29,17 +41,38 @@ pub fn truncate_text_input(len: usize, max_bytes: usize) -> String {
     })
 }
 
-/// Truncates the JSON document in the input buffer so that its compact form
-/// fits `max_bytes`, keeping it valid JSON.
+/// Cuts the JSON text in the input buffer so that its compact form fits
+/// `max_bytes`, keeping it valid JSON, in two passes over the bytes (no
+/// value is built). The output is embedded as the JSON it is:
+/// `{"ok":true,"value":{"output":…,"output_truncated":…,"original_size":…,"size":…,"sha256":…}}`.
+/// `sha256` is `null` unless `hash` (the Node build hashes with `node:crypto`).
 #[wasm_bindgen]
-pub fn truncate_json_input(len: usize, max_bytes: usize) -> String {
+pub fn truncate_json_input(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| {
         let limits = ParseLimits {
             max_bytes: usize::MAX,
             max_depth: DEFAULT_MAX_DEPTH,
         };
-        let parsed = toolresult::json::parse_bytes(bytes, limits).map_err(toolresult::Issues::from);
-        outcome(parsed.map(|value| truncate::truncate_json_with_source(&value, bytes, max_bytes)))
+        let cut = toolresult::json::utf8_text(bytes, limits)
+            .and_then(|text| truncate::cut_json_text(text, max_bytes, limits));
+        match cut {
+            Ok(cut) => {
+                let sha256 = if hash {
+                    to_json(&truncate::sha256_hex(bytes))
+                } else {
+                    String::from("null")
+                };
+                let mut out = String::with_capacity(cut.text.len() + 160);
+                out.push_str(r#"{"ok":true,"value":{"output":"#);
+                out.push_str(&cut.text);
+                out.push_str(&format!(
+                    r#","output_truncated":{},"original_size":{},"size":{},"sha256":{sha256}}}}}"#,
+                    cut.truncated, cut.original_size, cut.size
+                ));
+                out
+            }
+            Err(issue) => outcome::<()>(Err(toolresult::Issues::from(issue))),
+        }
     })
 }
 

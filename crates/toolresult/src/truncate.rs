@@ -4,10 +4,15 @@
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
+
+use crate::issue::{Issue, IssueCode};
+use crate::json::{self, ParseLimits};
+use crate::options::MAX_DEPTH_CEILING;
+
+mod stream;
 
 /// Default output limit: 10 MiB (seed 000 §5.2).
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 10 * 1024 * 1024;
@@ -54,35 +59,72 @@ fn floor_boundary(s: &str, mut at: usize) -> usize {
     at
 }
 
+/// Where [`truncate_text`] cuts a text: what callers that hold the text
+/// already (the JS layer) need, without a copy of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextCut {
+    /// Bytes of the text kept (a char boundary; the whole text when not cut).
+    pub keep: usize,
+    /// Appended after the kept bytes: says how much is missing (may be empty).
+    pub note: String,
+    /// True when the text was cut.
+    pub truncated: bool,
+    /// Bytes of the full text.
+    pub original_size: u64,
+    /// Bytes of the output (kept bytes plus note).
+    pub size: u64,
+}
+
 /// Text over `max_bytes` keeps its first 95 % of the limit (cut at a char
 /// boundary) plus a note saying how much is missing, all within the limit.
-pub fn truncate_text(text: &str, max_bytes: usize) -> Truncation<String> {
+pub fn cut_text(text: &str, max_bytes: usize) -> TextCut {
     let original_size = text.len() as u64;
-    let sha256 = sha256_hex(text.as_bytes());
     if text.len() <= max_bytes {
-        return Truncation {
-            output: String::from(text),
+        return TextCut {
+            keep: text.len(),
+            note: String::new(),
             truncated: false,
             original_size,
             size: original_size,
-            sha256,
         };
     }
     let keep = floor_boundary(text, max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20);
-    let mut output = String::from(&text[..keep]);
     // The note fits the 5 % headroom for any limit above ~700 bytes.
-    let note = format!("\n…[truncated: {} of {} bytes shown]", keep, text.len());
-    if output.len() + note.len() <= max_bytes {
-        output.push_str(&note);
+    let mut note = format!("\n…[truncated: {} of {} bytes shown]", keep, text.len());
+    if keep + note.len() > max_bytes {
+        note.clear();
     }
-    let size = output.len() as u64;
-    Truncation {
-        output,
+    TextCut {
+        size: (keep + note.len()) as u64,
+        keep,
+        note,
         truncated: true,
         original_size,
-        size,
-        sha256,
     }
+}
+
+/// [`cut_text`] applied: the output text and the sha256 of the full text.
+pub fn truncate_text(text: &str, max_bytes: usize) -> Truncation<String> {
+    let cut = cut_text(text, max_bytes);
+    let mut output = String::with_capacity(cut.keep + cut.note.len());
+    output.push_str(&text[..cut.keep]);
+    output.push_str(&cut.note);
+    Truncation {
+        output,
+        truncated: cut.truncated,
+        original_size: cut.original_size,
+        size: cut.size,
+        sha256: sha256_hex(text.as_bytes()),
+    }
+}
+
+/// UTF-16 code units of UTF-8 `bytes` (for JS callers' string offsets).
+pub fn utf16_len(bytes: &[u8]) -> usize {
+    // Every char starts with a non-continuation byte; 4-byte chars are pairs.
+    bytes
+        .iter()
+        .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 /// Keeps the first `max_lines` lines of a text stream (stdout, stderr) and
@@ -105,10 +147,6 @@ pub fn cap_lines(text: &str, max_lines: usize) -> (String, usize) {
     (out, dropped)
 }
 
-fn encoded_len<T: Serialize + ?Sized>(v: &T) -> usize {
-    serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX)
-}
-
 /// A JSON output over `max_bytes` (compact serialization) is cut to a value
 /// that is still valid JSON and at most 95 % of the limit:
 ///
@@ -118,245 +156,114 @@ fn encoded_len<T: Serialize + ?Sized>(v: &T) -> usize {
 ///   `"[+N keys]"`;
 /// - nested values are cut the same way, from the start of the document.
 ///
-/// Limits below [`MIN_JSON_LIMIT`] are raised to it.
+/// Limits below [`MIN_JSON_LIMIT`] are raised to it. This serializes the
+/// value and cuts the text ([`cut_json_text`]); for JSON text, call that.
 pub fn truncate_json(value: &Value, max_bytes: usize) -> Truncation<Value> {
-    let bytes = serde_json::to_vec(value).unwrap_or_default();
-    truncate_json_with_source(value, &bytes, max_bytes)
-}
-
-/// [`truncate_json`] for a value parsed from `source`: the original size and
-/// sha256 are those of the source bytes as given (for JS callers, the
-/// `JSON.stringify` form), not of a re-serialization.
-pub fn truncate_json_with_source(
-    value: &Value,
-    source: &[u8],
-    max_bytes: usize,
-) -> Truncation<Value> {
-    let bytes = source;
-    let original_size = bytes.len() as u64;
-    let sha256 = sha256_hex(bytes);
-    let max_bytes = max_bytes.max(MIN_JSON_LIMIT);
-    if bytes.len() <= max_bytes {
-        return Truncation {
-            output: value.clone(),
-            truncated: false,
-            original_size,
-            size: original_size,
+    let text = serde_json::to_string(value).unwrap_or_default();
+    let sha256 = sha256_hex(text.as_bytes());
+    let limits = ParseLimits {
+        max_bytes: usize::MAX,
+        max_depth: MAX_DEPTH_CEILING,
+    };
+    match cut_json_text(&text, max_bytes, limits) {
+        Ok(cut) if cut.truncated => Truncation {
+            // Our own output is JSON by construction.
+            output: serde_json::from_str(&cut.text).unwrap_or(Value::Null),
+            truncated: true,
+            original_size: cut.original_size,
+            size: cut.size,
             sha256,
-        };
-    }
-    let budget = max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20;
-    let output = fit(value, budget)
-        .map(|(v, _, _)| v)
-        .unwrap_or_else(|| Value::String(format!("…[+{} bytes]", bytes.len())));
-    let size = json_len(&output) as u64;
-    Truncation {
-        output,
-        truncated: true,
-        original_size,
-        size,
-        sha256,
-    }
-}
-
-/// The value cut to at most `budget` bytes: (value, its exact encoded size,
-/// whether it is whole). None when not even a marker fits.
-///
-/// Containers are measured from their children as they are rebuilt, so every
-/// node is measured once (no re-serializing of subtrees).
-fn fit(v: &Value, budget: usize) -> Option<(Value, usize, bool)> {
-    if let Value::Array(_) | Value::Object(_) = v {
-        // Measuring allocates nothing; most subtrees fit whole and are cloned.
-        let full = json_len(v);
-        if full <= budget {
-            return Some((v.clone(), full, true));
-        }
-    }
-    match v {
-        Value::Array(items) => fit_array(items, budget),
-        Value::Object(map) => fit_object(map, budget),
-        Value::String(s) => {
-            let len = string_len(s);
-            if len <= budget {
-                Some((v.clone(), len, true))
-            } else {
-                fit_string(s, budget)
+        },
+        // Over the limit and nested deeper than the text layer reads
+        // (MAX_DEPTH_CEILING, only for values built in Rust): cut whole.
+        Err(_) if text.len() > max_bytes.max(MIN_JSON_LIMIT) => {
+            let output = Value::String(format!("…[+{} bytes]", text.len()));
+            Truncation {
+                size: serde_json::to_string(&output).map_or(0, |t| t.len() as u64),
+                output,
+                truncated: true,
+                original_size: text.len() as u64,
+                sha256,
             }
         }
-        _ => {
-            let len = encoded_len(v);
-            (len <= budget).then(|| (v.clone(), len, true))
-        }
+        _ => Truncation {
+            output: value.clone(),
+            truncated: false,
+            original_size: text.len() as u64,
+            size: text.len() as u64,
+            sha256,
+        },
     }
 }
 
-/// Counts the bytes written through `fmt::Write`, without storing them.
-struct Counter(usize);
-
-impl core::fmt::Write for Counter {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.0 += s.len();
-        Ok(())
-    }
+/// JSON text cut to fit: [`Truncation`] without the hash, for callers that
+/// hash the bytes themselves (the Node build uses `node:crypto`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonCut {
+    /// The output's compact JSON text.
+    pub text: String,
+    /// True when the output was cut.
+    pub truncated: bool,
+    /// Bytes of the text as given.
+    pub original_size: u64,
+    /// Bytes of `text`.
+    pub size: u64,
 }
 
-/// The compact JSON length of a value, as serde_json writes it, measured
-/// without allocating.
-fn json_len(v: &Value) -> usize {
-    use core::fmt::Write;
-    match v {
-        Value::Null => 4,
-        Value::Bool(b) => 4 + usize::from(!b),
-        Value::Number(n) => {
-            let mut c = Counter(0);
-            let _ = write!(c, "{n}");
-            c.0
-        }
-        Value::String(s) => string_len(s),
-        Value::Array(items) => {
-            2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>()
-        }
-        Value::Object(map) => {
-            2 + map.len().saturating_sub(1)
-                + map
-                    .iter()
-                    .map(|(k, v)| string_len(k) + 1 + json_len(v))
-                    .sum::<usize>()
-        }
+/// Cuts JSON text as [`truncate_json`] cuts a value, in two passes over the
+/// bytes without building a value (docs/bounding.md §2). The text is checked
+/// as strictly as [`crate::json::parse_str_exact`] checks it (same issues).
+///
+/// Sizes are those of the text's own tokens: a number keeps the form it was
+/// written in, so for text from `JSON.stringify` the size is what JavaScript
+/// measures. Whitespace outside strings is dropped from the output.
+pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Result<JsonCut, Issue> {
+    if text.len() > limits.max_bytes {
+        return Err(json::parse_str_exact(text, limits).err().unwrap_or_else(|| {
+            Issue::new("", IssueCode::TooLarge, "input is over the maxBytes limit")
+        }));
     }
+    let skeleton = match stream::Skeleton::scan(text, limits) {
+        Ok(skeleton) => skeleton,
+        // The strict parser names the problem, with its path.
+        Err(stream::Rejected) => {
+            return Err(json::parse_str_exact(text, limits).err().unwrap_or_else(|| {
+                Issue::new("", IssueCode::InvalidJson, "invalid JSON text")
+            }))
+        }
+    };
+    let (out, truncated) = stream::cut(text, &skeleton, max_bytes.max(MIN_JSON_LIMIT));
+    let size = out.len() as u64;
+    // Copied from `text` at token boundaries plus ASCII and `…` markers.
+    let text_out = String::from_utf8(out).unwrap_or_default();
+    Ok(JsonCut {
+        text: text_out,
+        truncated,
+        original_size: text.len() as u64,
+        size,
+    })
 }
 
-/// Encoded length of a JSON string, quotes included.
-fn string_len(s: &str) -> usize {
-    2 + s.chars().map(escaped_len).sum::<usize>()
-}
-
-/// Bytes a char takes inside a JSON string (serde_json's escaping).
-fn escaped_len(c: char) -> usize {
-    match c {
-        '"' | '\\' | '\n' | '\r' | '\t' | '\u{08}' | '\u{0c}' => 2,
-        c if (c as u32) < 0x20 => 6,
-        c => c.len_utf8(),
-    }
-}
-
-/// One pass: the longest prefix that fits with its marker.
-fn fit_string(s: &str, budget: usize) -> Option<(Value, usize, bool)> {
-    // The marker's digit count is bounded by the whole string's.
-    let marker_max = format!("…[+{} bytes]", s.len()).len();
-    let room = budget.checked_sub(2 + marker_max)?;
-    let mut used = 0;
-    let mut keep = 0;
-    for (i, c) in s.char_indices() {
-        let n = escaped_len(c);
-        if used + n > room {
-            break;
-        }
-        used += n;
-        keep = i + c.len_utf8();
-    }
-    let mut out = String::from(&s[..keep]);
-    out.push_str(&format!("…[+{} bytes]", s.len() - keep));
-    let len = encoded_len(&out);
-    Some((Value::String(out), len, false))
+/// [`cut_json_text`] with the sha256 of the text as given.
+pub fn truncate_json_text(
+    text: &str,
+    max_bytes: usize,
+    limits: ParseLimits,
+) -> Result<Truncation<String>, Issue> {
+    let cut = cut_json_text(text, max_bytes, limits)?;
+    Ok(Truncation {
+        output: cut.text,
+        truncated: cut.truncated,
+        original_size: cut.original_size,
+        size: cut.size,
+        sha256: sha256_hex(text.as_bytes()),
+    })
 }
 
 fn marker_len(n: usize, what: &str) -> usize {
     // `"…[+N what]"` as JSON: quotes, the 3-byte ellipsis, brackets, digits.
     let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
     digits + what.len() + 9
-}
-
-fn fit_array(items: &[Value], budget: usize) -> Option<(Value, usize, bool)> {
-    let mut out = Vec::new();
-    let mut lens = Vec::new();
-    let mut used = 2; // []
-    let mut complete = true;
-    for (i, item) in items.iter().enumerate() {
-        let rest = items.len() - i - 1;
-        let comma = usize::from(!out.is_empty());
-        // Room for this item and, if anything follows, the marker after it.
-        let reserve = if rest > 0 {
-            1 + marker_len(rest + 1, "items")
-        } else {
-            0
-        };
-        let Some(room) = budget.checked_sub(used + comma + reserve) else {
-            break;
-        };
-        let Some((v, len, whole)) = fit(item, room) else {
-            break;
-        };
-        out.push(v);
-        lens.push(comma + len);
-        used += comma + len;
-        if !whole {
-            complete = false;
-            break;
-        }
-    }
-    loop {
-        let dropped = items.len() - out.len();
-        if dropped == 0 {
-            return Some((Value::Array(out), used, complete));
-        }
-        let len = marker_len(dropped, "items") + usize::from(!out.is_empty());
-        if used + len <= budget {
-            out.push(Value::String(format!("…[+{dropped} items]")));
-            return Some((Value::Array(out), used + len, false));
-        }
-        // Make room for the marker by giving back the last item.
-        out.pop()?;
-        used -= lens.pop()?;
-    }
-}
-
-fn fit_object(map: &Map<String, Value>, budget: usize) -> Option<(Value, usize, bool)> {
-    let mut marker_key = String::from("…");
-    while map.contains_key(&marker_key) {
-        marker_key.push('…');
-    }
-    let marker_key_len = string_len(&marker_key);
-    // `,"…":"[+N keys]"` without its comma.
-    let entry_len = |n: usize| marker_key_len + 1 + marker_len(n, "keys") - 3;
-    let mut out = Map::new();
-    let mut lens = Vec::new();
-    let mut keys: Vec<&String> = Vec::new();
-    let mut used = 2; // {}
-    let mut complete = true;
-    for (i, (key, item)) in map.iter().enumerate() {
-        let rest = map.len() - i - 1;
-        let comma = usize::from(!out.is_empty());
-        let key_len = string_len(key) + 1;
-        let reserve = if rest > 0 { 1 + entry_len(rest + 1) } else { 0 };
-        let Some(room) = budget.checked_sub(used + comma + key_len + reserve) else {
-            break;
-        };
-        let Some((v, len, whole)) = fit(item, room) else {
-            break;
-        };
-        out.insert(key.clone(), v);
-        keys.push(key);
-        lens.push(comma + key_len + len);
-        used += comma + key_len + len;
-        if !whole {
-            complete = false;
-            break;
-        }
-    }
-    loop {
-        let dropped = map.len() - out.len();
-        if dropped == 0 {
-            return Some((Value::Object(out), used, complete));
-        }
-        let len = entry_len(dropped) + usize::from(!out.is_empty());
-        if used + len <= budget {
-            out.insert(marker_key, Value::String(format!("[+{dropped} keys]")));
-            return Some((Value::Object(out), used + len, false));
-        }
-        out.shift_remove(keys.pop()?);
-        used -= lens.pop()?;
-    }
 }
 
 /// The first complete lines of `text` within `max_chars` characters, never a
@@ -400,6 +307,7 @@ pub fn preview(text: &str, max_chars: usize) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
     use serde_json::json;
 
     #[test]
@@ -443,6 +351,17 @@ mod tests {
         assert!(!odd.output[1902..].starts_with('é'));
         let t = truncate_text(&"€".repeat(10), 7);
         assert!(t.output.len() <= 7 && t.truncated);
+    }
+
+    #[test]
+    fn text_cut_describes_the_output() {
+        let text = "é".repeat(2000);
+        let cut = cut_text(&text, 2001);
+        let t = truncate_text(&text, 2001);
+        assert_eq!(t.output, format!("{}{}", &text[..cut.keep], cut.note));
+        assert_eq!(cut.size as usize, t.output.len());
+        assert_eq!(utf16_len(text[..cut.keep].as_bytes()), 950);
+        assert_eq!(utf16_len("a😀é€".as_bytes()), 5);
     }
 
     #[test]
@@ -494,23 +413,5 @@ mod tests {
         assert_eq!(preview(text, 100), (String::from(text), false));
         let (p, cut) = preview(&"x".repeat(1000), 50);
         assert!(cut && p.chars().count() == 50 && p.ends_with("(line truncated)"));
-    }
-}
-
-#[cfg(test)]
-mod length_tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn json_len_matches_serde_json() {
-        let v = json!({"a\n\"": [null, true, false, 0, -1, 1.5, 1e300, 5e-324, "é€😀\u{1}\t"], "": {}, "x": []});
-        assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len());
-        for n in [0usize, 9, 10, 99, 100, 12345] {
-            assert_eq!(
-                marker_len(n, "items"),
-                encoded_len(&format!("…[+{n} items]"))
-            );
-        }
     }
 }

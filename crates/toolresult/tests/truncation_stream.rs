@@ -1,0 +1,162 @@
+//! JSON truncation over text (`cut_json_text`) against the Value-based
+//! algorithm it replaced (tests/support/value_truncation.rs): for the compact
+//! text serde_json writes, both cut the same values to the same bytes; the
+//! text path also accepts exactly what the strict parser accepts.
+
+mod support;
+
+use proptest::prelude::*;
+use serde_json::Value;
+use support::value_truncation;
+use toolresult::json::{parse_str_exact, ParseLimits};
+use toolresult::truncate::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
+
+const LIMITS: ParseLimits = ParseLimits {
+    max_bytes: usize::MAX,
+    max_depth: 128,
+};
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        "\\PC{0,40}".prop_map(Value::String),
+        "[\"\\\\\\n\\t\\u{0}-\\u{1f}é€😀a-z…]{0,60}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 96, 10, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..14).prop_map(Value::Array),
+            prop::collection::btree_map("[…a-c\"\\\\]{0,3}|\\PC{0,8}", inner, 0..9)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// `text` with whitespace added between every token.
+fn spaced(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn text_cut_equals_the_value_cut(value in arb_json(), limit in 0usize..900) {
+        let text = serde_json::to_string(&value).unwrap();
+        let (expected, size, truncated) = value_truncation::truncate_json(&value, limit);
+        let cut = cut_json_text(&text, limit, LIMITS).unwrap();
+        let expected_text = serde_json::to_string(&expected).unwrap();
+        prop_assert_eq!(&cut.text, &expected_text);
+        prop_assert_eq!(cut.size as usize, size);
+        prop_assert_eq!(cut.truncated, truncated);
+        prop_assert_eq!(cut.original_size as usize, text.len());
+        // The Value API goes through the text path.
+        let t = truncate_json(&value, limit);
+        prop_assert_eq!(&t.output, &expected);
+        prop_assert_eq!(&t.sha256, &sha256_hex(text.as_bytes()));
+    }
+
+    #[test]
+    fn whitespace_is_dropped_and_not_counted_in_the_output(value in arb_json(), limit in 0usize..900) {
+        let compact = serde_json::to_string(&value).unwrap();
+        let pretty = spaced(&value);
+        let from_pretty = cut_json_text(&pretty, limit, LIMITS).unwrap();
+        prop_assert_eq!(from_pretty.original_size as usize, pretty.len());
+        prop_assert_eq!(from_pretty.size as usize, from_pretty.text.len());
+        let reparsed: Value = serde_json::from_str(&from_pretty.text).unwrap();
+        let bound = if from_pretty.truncated { limit.max(64) } else { compact.len() };
+        prop_assert!(from_pretty.text.len() <= bound);
+        if !from_pretty.truncated {
+            prop_assert_eq!(&from_pretty.text, &compact);
+        }
+        prop_assert_eq!(serde_json::to_string(&reparsed).unwrap(), from_pretty.text);
+    }
+
+    #[test]
+    fn accepts_exactly_what_the_strict_parser_accepts(text in "[\\[\\]{}\",:0-9eE.+\\-tfnrul \\\\a-c]{0,24}") {
+        let strict = parse_str_exact(&text, LIMITS);
+        let cut = cut_json_text(&text, 64, LIMITS);
+        prop_assert_eq!(strict.is_ok(), cut.is_ok(), "{:?}", text);
+        if let (Err(a), Err(b)) = (strict, cut) {
+            prop_assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn strictness_and_issues_match_the_strict_parser() {
+    for text in [
+        r#"{"a":1,"a":2}"#,
+        r#"{"a":1,"\u0061":2}"#,
+        r#"["\ud800"]"#,
+        r#"["\udc00x"]"#,
+        "[9007199254740993]",
+        "[-9007199254740993]",
+        "[1e400]",
+        "[01]",
+        "[1.]",
+        "\u{feff}[]",
+        "",
+        "  ",
+        "[1] x",
+        "[\"\u{1}\"]",
+        r#"["\x"]"#,
+        "[tru]",
+        "{\"k\" 1}",
+        &"[".repeat(129),
+    ] {
+        let strict = parse_str_exact(text, LIMITS).unwrap_err();
+        let cut = cut_json_text(text, 64, LIMITS).unwrap_err();
+        assert_eq!(strict, cut, "{text:?}");
+    }
+    // A float holds 2^53 exactly: JavaScript writes it, so it is accepted.
+    assert!(cut_json_text("[9007199254740992, 1e20, 100000000000000000000]", 64, LIMITS).is_ok());
+    let many_keys: String = format!(
+        "{{{}}}",
+        (0..40).map(|i| format!("\"k{}\":{i}", i % 39)).collect::<Vec<_>>().join(",")
+    );
+    assert_eq!(
+        cut_json_text(&many_keys, 64, LIMITS).unwrap_err(),
+        parse_str_exact(&many_keys, LIMITS).unwrap_err()
+    );
+    let small = ParseLimits { max_bytes: 4, max_depth: 128 };
+    assert_eq!(
+        cut_json_text("[1,2,3]", 64, small).unwrap_err(),
+        parse_str_exact("[1,2,3]", small).unwrap_err()
+    );
+}
+
+#[test]
+fn numbers_keep_their_source_form() {
+    // JavaScript writes 1e21 as 1e+21 and 1e-7 as 1e-7; serde_json would
+    // write 1e21: the size is the text's own.
+    let text = format!("[{}]", ["1e+21"; 40].join(","));
+    let t = truncate_json_text(&text, 100, LIMITS).unwrap();
+    assert!(t.truncated);
+    assert!(t.output.starts_with("[1e+21,1e+21"), "{}", t.output);
+    assert_eq!(t.size as usize, t.output.len());
+    assert!(t.output.len() <= 95);
+    assert_eq!(t.sha256, sha256_hex(text.as_bytes()));
+}
+
+#[test]
+fn marker_key_avoids_the_objects_own_keys() {
+    let text = format!(r#"{{"…":1,"\u2026\u2026":2,"big":"{}","z":1}}"#, "x".repeat(300));
+    let t = cut_json_text(&text, 120, LIMITS).unwrap();
+    let v: Value = serde_json::from_str(&t.text).unwrap();
+    assert!(v.get("………").is_some(), "{}", t.text);
+}
+
+#[test]
+fn values_deeper_than_the_text_layer_reads_are_cut_whole() {
+    let mut v = Value::from(1);
+    for _ in 0..200 {
+        v = Value::Array(vec![v, Value::String("x".repeat(10))]);
+    }
+    let t = truncate_json(&v, 100);
+    assert!(t.truncated);
+    assert!(t.output.as_str().unwrap().starts_with("…[+"));
+    assert!(t.size <= 100);
+}
