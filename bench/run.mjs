@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { Bench } from 'tinybench';
 import { createHash } from 'node:crypto';
@@ -114,15 +114,25 @@ const bigText = 'lorem ipsum dolor sit amet, consectetur adipiscing elit\n'.repe
 const hashText = bigText.slice(0, (smoke ? 1 : 10) * MB);
 const bigJson = { rows: Array.from({ length: smoke ? 10_000 : 100_000 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ['a', 'b'], score: i / 3 })) };
 const limit = (smoke ? 1 : 10) * MB;
+const halfJson = JSON.stringify(truncateOutput(bigJson, { maxBytes: limit / 2 }).output);
+// The browser build's API over the Node build hashes in wasm (browsers have
+// no synchronous native sha256): measured here on the same wasm module.
+const webWasm = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm');
+const webBuild = await import(pathToFileURL(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/web.js')).href);
+await webBuild.init(readFileSync(webWasm));
 const bounding = {
   [`toolresult sha256Hex(${hashText.length / MB} MB string)`]: () => sha256Hex(hashText),
+  [`toolresult browser build sha256Hex(${hashText.length / MB} MB string) (wasm)`]: () => webBuild.sha256Hex(hashText),
   [`node crypto sha256 (${hashText.length / MB} MB string)`]: () => createHash('sha256').update(hashText).digest('hex'),
   [`toolresult truncateOutput(${(bigText.length / MB).toFixed(1)} MB text, ${limit / MB} MiB limit)`]: () => truncateOutput(bigText, { maxBytes: limit }),
   [`toolresult truncateOutput(JSON, ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB → ${limit / MB / 2} MiB)`]: () => truncateOutput(bigJson, { maxBytes: limit / 2 }),
+  // What the truncation cannot beat in JS: writing the value out and reading the 5 MiB output back in.
+  [`(JSON.stringify of the ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB value + JSON.parse of a 5 MiB output)`]: () => JSON.parse(JSON.stringify(bigJson).slice(0, 0) + halfJson),
 };
 const boundBench = new Bench({ time: smoke ? 10 : 3000, warmupTime: smoke ? 5 : 500, iterations: smoke ? 2 : 10 });
 for (const [name, f] of Object.entries(bounding)) boundBench.add(name, f);
 await boundBench.run();
+for (const t of boundBench.tasks) if (t.result?.error || !t.result?.latency) throw new Error(`${t.name}: ${t.result?.error ?? "no result"}`);
 const boundMedians = Object.fromEntries(boundBench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
 console.log('bounding done');
 
@@ -237,6 +247,21 @@ lines.push('| library | gzip |', '|---|---:|');
 for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult wasm module alone) | ${(wasmGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult JSON Schema engine module, loaded on first schema use) | ${(engineGz / 1024).toFixed(1)} KiB |`);
+const screenGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_screen_wasm_bg.wasm')), { level: 9 }).length;
+lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
+lines.push('| module | what it holds | gzip |', '|---|---|---:|');
+lines.push(`| envelope (\`init()\`) | validation, builders, bounding, sha256, locate | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| tools (\`loadSchemaEngine()\`) | JSON Schema engine, registry, store, references, conversions, renderers | ${(engineGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| screen (\`loadScreen()\`) | safety screen, result document | ${(screenGz / 1024).toFixed(1)} KiB |`);
+// bench/browser.mjs (run before this script by `npm run bench`) measures the
+// first use in headless Chromium: download, compileStreaming, first answer.
+const browserFile = path.join(here, 'BROWSER.md');
+if (!smoke) {
+  const browser = readFileSync(browserFile, 'utf8').split('\n');
+  const from = browser.findIndex((l) => l.startsWith('## '));
+  lines.push('', `From bench/BROWSER.md (${browser.find((l) => l.startsWith('Measured')) ?? 'headless Chromium'}):`, '');
+  lines.push(...browser.slice(from).map((l) => (l.startsWith('## ') ? '#' + l : l)));
+}
 
 const notesFile = path.join(here, 'NOTES.md');
 lines.push('', readFileSync(notesFile, 'utf8').trim(), '');

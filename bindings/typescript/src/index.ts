@@ -1,11 +1,15 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
 import * as bindings from './wasm/node/toolresult_wasm.js';
-import { createHash } from 'node:crypto';
 import { installWasm, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm } from './runtime.js';
 
 installWasm(bindings);
 // Strings are hashed as UTF-8 with lone surrogates as U+FFFD, as in wasm.
-platform.sha256Hex = (input) => createHash('sha256').update(input).digest('hex');
+// node:crypto is required on first use: it costs ~4 ms of every cold start.
+let createHash: typeof import('node:crypto').createHash | undefined;
+platform.sha256Hex = (input) => {
+  createHash ??= (require('node:crypto') as typeof import('node:crypto')).createHash;
+  return createHash('sha256').update(input).digest('hex');
+};
 // The JSON Schema engine is a module of its own, required on first use only.
 schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
 // So is the screen module (safety screen, result document).

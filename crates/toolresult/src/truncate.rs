@@ -219,17 +219,19 @@ pub struct JsonCut {
 /// measures. Whitespace outside strings is dropped from the output.
 pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Result<JsonCut, Issue> {
     if text.len() > limits.max_bytes {
-        return Err(json::parse_str_exact(text, limits).err().unwrap_or_else(|| {
-            Issue::new("", IssueCode::TooLarge, "input is over the maxBytes limit")
-        }));
+        return Err(json::parse_str_exact(text, limits)
+            .err()
+            .unwrap_or_else(|| {
+                Issue::new("", IssueCode::TooLarge, "input is over the maxBytes limit")
+            }));
     }
     let skeleton = match stream::Skeleton::scan(text, limits) {
         Ok(skeleton) => skeleton,
         // The strict parser names the problem, with its path.
         Err(stream::Rejected) => {
-            return Err(json::parse_str_exact(text, limits).err().unwrap_or_else(|| {
-                Issue::new("", IssueCode::InvalidJson, "invalid JSON text")
-            }))
+            return Err(json::parse_str_exact(text, limits)
+                .err()
+                .unwrap_or_else(|| Issue::new("", IssueCode::InvalidJson, "invalid JSON text")))
         }
     };
     let (out, truncated) = stream::cut(text, &skeleton, max_bytes.max(MIN_JSON_LIMIT));
@@ -360,7 +362,7 @@ mod tests {
         let t = truncate_text(&text, 2001);
         assert_eq!(t.output, format!("{}{}", &text[..cut.keep], cut.note));
         assert_eq!(cut.size as usize, t.output.len());
-        assert_eq!(utf16_len(text[..cut.keep].as_bytes()), 950);
+        assert_eq!(utf16_len(&text.as_bytes()[..cut.keep]), 950);
         assert_eq!(utf16_len("a😀é€".as_bytes()), 5);
     }
 

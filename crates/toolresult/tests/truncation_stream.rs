@@ -21,7 +21,9 @@ fn arb_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
         "\\PC{0,40}".prop_map(Value::String),
         "[\"\\\\\\n\\t\\u{0}-\\u{1f}é€😀a-z…]{0,60}".prop_map(Value::String),
     ];
@@ -112,16 +114,27 @@ fn strictness_and_issues_match_the_strict_parser() {
         assert_eq!(strict, cut, "{text:?}");
     }
     // A float holds 2^53 exactly: JavaScript writes it, so it is accepted.
-    assert!(cut_json_text("[9007199254740992, 1e20, 100000000000000000000]", 64, LIMITS).is_ok());
+    assert!(cut_json_text(
+        "[9007199254740992, 1e20, 100000000000000000000]",
+        64,
+        LIMITS
+    )
+    .is_ok());
     let many_keys: String = format!(
         "{{{}}}",
-        (0..40).map(|i| format!("\"k{}\":{i}", i % 39)).collect::<Vec<_>>().join(",")
+        (0..40)
+            .map(|i| format!("\"k{}\":{i}", i % 39))
+            .collect::<Vec<_>>()
+            .join(",")
     );
     assert_eq!(
         cut_json_text(&many_keys, 64, LIMITS).unwrap_err(),
         parse_str_exact(&many_keys, LIMITS).unwrap_err()
     );
-    let small = ParseLimits { max_bytes: 4, max_depth: 128 };
+    let small = ParseLimits {
+        max_bytes: 4,
+        max_depth: 128,
+    };
     assert_eq!(
         cut_json_text("[1,2,3]", 64, small).unwrap_err(),
         parse_str_exact("[1,2,3]", small).unwrap_err()
@@ -143,7 +156,10 @@ fn numbers_keep_their_source_form() {
 
 #[test]
 fn marker_key_avoids_the_objects_own_keys() {
-    let text = format!(r#"{{"…":1,"\u2026\u2026":2,"big":"{}","z":1}}"#, "x".repeat(300));
+    let text = format!(
+        r#"{{"…":1,"\u2026\u2026":2,"big":"{}","z":1}}"#,
+        "x".repeat(300)
+    );
     let t = cut_json_text(&text, 120, LIMITS).unwrap();
     let v: Value = serde_json::from_str(&t.text).unwrap();
     assert!(v.get("………").is_some(), "{}", t.text);

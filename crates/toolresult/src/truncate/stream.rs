@@ -182,29 +182,20 @@ impl Scanner<'_> {
         self.pos = p;
         // ASCII by construction.
         let token = core::str::from_utf8(&src[start..p]).map_err(|_| Rejected)?;
-        if integer && int_digits > 15 {
-            // serde_json reads integers that fit 64 bits as integers, the rest
-            // as floats; an integer must be safe or held exactly by a float.
-            let held = |f: f64| f.is_finite();
-            if negative {
-                if let Ok(v) = token.parse::<i64>() {
-                    if v.unsigned_abs() > MAX_SAFE_INTEGER && (v as f64) as i128 != i128::from(v) {
-                        return Err(Rejected);
-                    }
-                } else if !held(token.parse::<f64>().map_err(|_| Rejected)?) {
-                    return Err(Rejected);
-                }
-            } else if let Ok(v) = token.parse::<u64>() {
+        // Most numbers are short and plainly finite and safe; the rest are
+        // read by serde_json, as the strict parser reads them (core's own
+        // float parser would add its tables to every module).
+        if (integer && int_digits > 15) || exponent || int_digits > 300 {
+            let n: serde_json::Number = serde_json::from_str(token).map_err(|_| Rejected)?;
+            if let Some(v) = n.as_u64() {
                 if v > MAX_SAFE_INTEGER && (v as f64) as u128 != u128::from(v) {
                     return Err(Rejected);
                 }
-            } else if !held(token.parse::<f64>().map_err(|_| Rejected)?) {
-                return Err(Rejected);
+            } else if let Some(v) = n.as_i64() {
+                if v.unsigned_abs() > MAX_SAFE_INTEGER && (v as f64) as i128 != i128::from(v) {
+                    return Err(Rejected);
+                }
             }
-        } else if (exponent || int_digits > 300)
-            && !token.parse::<f64>().map_err(|_| Rejected)?.is_finite()
-        {
-            return Err(Rejected);
         }
         Ok(p - start)
     }
@@ -305,7 +296,10 @@ fn unique_keys(src: &[u8], keys: &mut [(usize, usize)]) -> Scan<()> {
         return Ok(());
     }
     keys.sort_unstable_by(|&(a, b), &(c, d)| src[a..b].cmp(&src[c..d]));
-    if keys.windows(2).any(|w| src[w[0].0..w[0].1] == src[w[1].0..w[1].1]) {
+    if keys
+        .windows(2)
+        .any(|w| src[w[0].0..w[0].1] == src[w[1].0..w[1].1])
+    {
         return Err(Rejected);
     }
     Ok(())
@@ -467,9 +461,7 @@ impl Cutter<'_> {
                 fitted
             }
             b'"' => {
-                let Some(token) = string_token(self.src, self.pos) else {
-                    return None;
-                };
+                let token = string_token(self.src, self.pos)?;
                 if token.len <= budget {
                     let end = self.pos + token.len;
                     self.copy_whole(token.len, end);

@@ -225,4 +225,3 @@ fn fit_object(map: &Map<String, Value>, budget: usize) -> Option<(Value, usize, 
         used -= lens.pop()?;
     }
 }
-
