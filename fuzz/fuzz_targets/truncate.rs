@@ -3,8 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::json::{parse_str, ParseLimits};
-use toolresult::truncate::{cap_lines, preview, truncate_json, truncate_text, MIN_JSON_LIMIT};
+use toolresult::json::{parse_str, parse_str_exact, ParseLimits};
+use toolresult::truncate::{
+    cap_lines, cut_json_text, preview, truncate_json, truncate_text, MIN_JSON_LIMIT,
+};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&seed, rest)) = data.split_first() else { return };
@@ -26,6 +28,21 @@ fuzz_target!(|data: &[u8]| {
     assert!(dropped == 0 || capped.len() <= text.len() + 40);
 
     let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
+    // The text path accepts exactly what the strict parser accepts, with the
+    // same issue, and its output is bounded, valid and measured exactly.
+    match (cut_json_text(text, limit, limits), parse_str_exact(text, limits)) {
+        (Ok(cut), Ok(value)) => {
+            assert_eq!(cut.size as usize, cut.text.len());
+            let back: serde_json::Value = serde_json::from_str(&cut.text).unwrap();
+            if cut.truncated {
+                assert!(cut.text.len() <= limit.max(MIN_JSON_LIMIT), "{} > {limit}", cut.text.len());
+            } else {
+                assert_eq!(back, value);
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        (a, b) => panic!("text path {:?} but strict parser {:?}", a.is_ok(), b.is_ok()),
+    }
     if let Ok(value) = parse_str(text, limits) {
         let t = truncate_json(&value, limit);
         let out = serde_json::to_string(&t.output).unwrap();
