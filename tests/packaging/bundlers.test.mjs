@@ -119,7 +119,7 @@ test('webpack 5: asset modules pick up the .wasm files; under Trusted Types, out
     path.join(dir, 'webpack.config.js'),
     `import path from 'node:path';
 export default { mode: 'production', target: 'web', entry: './src/main.js', performance: { hints: false },
-  // Lazy chunks (the engine's and the screen's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
+  // Lazy chunks (the tools module's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
   output: { path: path.resolve('dist'), filename: 'main.js', clean: true, trustedTypes: true } };
 `,
   );

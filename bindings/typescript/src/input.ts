@@ -58,7 +58,7 @@ export function writeInput(w: InputBuffer, input: string | Uint8Array): number {
   return coreInput.write(w, input);
 }
 
-/** Writes into the JSON Schema engine module's input buffer; returns the byte length. */
+/** Writes into the tools module's input buffer; returns the byte length. */
 export function writeEngineInput(w: InputBuffer, input: string | Uint8Array): number {
   return engineInput.write(w, input);
 }

@@ -26,7 +26,7 @@ import type {
   ToolStatus,
 } from './generated/types.js';
 import { customSummary } from './reference.js';
-import { call } from './runtime.js';
+import { schemaEngine } from './runtime.js';
 import type { ResultStoreEventMap } from './store.js';
 import { jsonText } from './wire.js';
 
@@ -306,7 +306,7 @@ export class PostgresResultStore extends EventTarget {
       options.retention === undefined
         ? {}
         : unwrapOutcome<RetentionPolicy>(
-            call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
+            schemaEngine.call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
             'invalid_options',
             'invalid retention policy',
           );
@@ -554,7 +554,7 @@ export class PostgresResultStore extends EventTarget {
     }
     const canonical = canonicalJson(value);
     const entry = unwrapOutcome<StoreEntry>(
-      call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
+      schemaEngine.call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
       'invalid_tool_result',
       'invalid ToolResult',
     );
@@ -808,7 +808,7 @@ export class PostgresResultStore extends EventTarget {
    * reported as `corrupt_row` events.
    */
   async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
-    const b = unwrapOutcome<HistoryBounds>(call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))), 'invalid_options', 'invalid history query');
+    const b = unwrapOutcome<HistoryBounds>(schemaEngine.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))), 'invalid_options', 'invalid history query');
     const where = ['tool_name = $1'];
     const params: unknown[] = [String(toolName)];
     if (b.status) where.push(`status = $${params.push(b.status)}`);
@@ -855,7 +855,7 @@ export class PostgresResultStore extends EventTarget {
         ),
         this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
       ]);
-    this.#buckets ??= (JSON.parse(call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
+    this.#buckets ??= (JSON.parse(schemaEngine.call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
     const m: StoreMetrics = {
       stored: 0,
       by_status: {},

@@ -99,19 +99,15 @@ export class RebuiltHandle<W, H extends { free(): void }> {
   }
 }
 
-/**
- * The envelope module: validation, builders, bounding, the result store,
- * references, conversions and renderers (everything but the JSON Schema
- * engine and the screen; docs/modules.md).
- */
+/** The envelope module: validation, builders, bounding. */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
 
 /**
- * The JSON Schema engine module: `compileSchema` and `ToolRegistry`.
+ * The tools module: the JSON Schema engine, the result store and references.
  * Loaded on first use (Node) or by `loadSchemaEngine()` (browsers).
  */
 export const schemaEngine = new WasmModule<SchemaWasm>(
-  'the JSON Schema engine module is not loaded: await loadSchemaEngine() from "toolresult/web" first',
+  'the tools module (JSON Schema engine, result store, references) is not loaded: await loadSchemaEngine() from "toolresult/web" first',
 );
 
 /**

@@ -1,12 +1,15 @@
-//! wasm-bindgen layer of the JSON Schema engine: compiled schemas and the
-//! tool registry. A module of its own, loaded only by code that checks JSON
-//! Schemas, so every other user never pays for the engine (the store,
-//! references, conversions and renderers are in the envelope module). Like
-//! the envelope module it takes JSON text and returns JSON text, and nothing
-//! here throws.
+//! wasm-bindgen layer of the tools module: the JSON Schema engine, the result
+//! store and references. A module of its own, loaded only by code that uses
+//! them, so envelope-only users never pay for it. Like the envelope module
+//! it takes JSON text and returns JSON text, and nothing here throws.
 
+mod convert;
+mod metadata;
+mod reference;
 mod registry;
+mod render;
 mod schema;
+mod store;
 
 // Values to validate arrive through the input buffer (see toolresult-wasm-io).
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};

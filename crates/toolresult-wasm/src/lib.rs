@@ -2,19 +2,11 @@
 //! JSON text: the TypeScript wrapper owns the conversion to and from JS values,
 //! so no JS object is built on this side and nothing here can throw.
 
-// Everything a page needs but the JSON Schema engine (docs/modules.md):
-// validation, building, bounding, locating, and since the module split the
-// result store, references, conversions and renderers too.
 mod bound;
 mod build;
 mod catalog;
-mod convert;
 mod locate;
-mod metadata;
-mod reference;
-mod render;
 mod status;
-mod store;
 mod trap;
 mod validator;
 
