@@ -6,6 +6,10 @@ const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 
 step('rust: format');
 run('cargo', ['fmt', '--all', '--check']);
+// The fuzz targets are a workspace of their own (cargo-fuzz runs them on
+// nightly): formatted and compiled here on stable, so an API change that
+// breaks one fails `npm test`, not the next fuzzing session.
+run('cargo', ['fmt', '--check', '--manifest-path', 'fuzz/Cargo.toml']);
 
 step('rust: clippy (std and no-std)');
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
@@ -16,6 +20,9 @@ run('cargo', ['doc', '--workspace', '--no-deps'], { env: { ...process.env, RUSTD
 
 step('rust: tests');
 run('cargo', ['test', '--workspace']);
+
+step('rust: the fuzz targets compile (fuzz/, stable)');
+run('cargo', ['check', '--manifest-path', 'fuzz/Cargo.toml', '--bins', '--locked']);
 
 step(`rust: core builds without std (${NO_STD_TARGET})`);
 run('cargo', ['build', '-p', 'toolresult', '--no-default-features', '--target', NO_STD_TARGET]);

@@ -10,12 +10,24 @@ use toolresult::migrate::{self, MigrationContext};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
-    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
-    let Ok(input) = parse_str(text, limits) else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let limits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 64,
+    };
+    let Ok(input) = parse_str(text, limits) else {
+        return;
+    };
     let opts = ValidationOptions::default();
-    let stamp = Stamp { now_unix_ms: 1.7e12, random: [first; 16] };
+    let stamp = Stamp {
+        now_unix_ms: 1.7e12,
+        random: [first; 16],
+    };
 
     let mctx = MigrationContext {
         agent_id: Some("a".into()),
@@ -26,12 +38,19 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Ok(n) = migrate::normalize(&input, &mctx) {
         let text = n.value.to_string();
-        assert!(validate_agent_result(&text, &opts).is_empty(), "normalize gave an invalid AgentResult: {text}");
+        assert!(
+            validate_agent_result(&text, &opts).is_empty(),
+            "normalize gave an invalid AgentResult: {text}"
+        );
         let again = migrate::normalize(&n.value, &mctx).expect("normalizing an AgentResult works");
         assert_eq!(again.value, n.value, "normalize is idempotent");
     }
 
-    let ctx = CallContext { tool_name: Some("t".into()), tool_call_id: Some("c".into()), ..Default::default() };
+    let ctx = CallContext {
+        tool_name: Some("t".into()),
+        tool_call_id: Some("c".into()),
+        ..Default::default()
+    };
     let results = [
         convert::from_mcp(&input, &ctx, None, stamp),
         convert::from_anthropic(&input, &ctx, stamp),
@@ -41,17 +60,26 @@ fuzz_target!(|data: &[u8]| {
     for (i, r) in results.iter().enumerate() {
         let Ok(tr) = r else { continue };
         let text = tr.to_string();
-        assert!(validate_tool_result(&text, &opts).is_empty(), "conversion {i} gave an invalid ToolResult: {text}");
+        assert!(
+            validate_tool_result(&text, &opts).is_empty(),
+            "conversion {i} gave an invalid ToolResult: {text}"
+        );
         let _ = convert::to_anthropic(tr);
         let _ = convert::to_openai_chat_tool_message(tr);
         let _ = convert::to_vercel(tr, convert::VercelShape::ToolMessage);
         let _ = convert::to_vercel(tr, convert::VercelShape::StepContent);
-        let rev = if first & 1 == 0 { McpRevision::V2025_11_25 } else { McpRevision::V2026_07_28 };
+        let rev = if first & 1 == 0 {
+            McpRevision::V2025_11_25
+        } else {
+            McpRevision::V2026_07_28
+        };
         let mcp = convert::to_mcp(tr, rev).expect("a valid ToolResult converts to MCP");
         if i == 0 {
-            let back = convert::from_mcp(&mcp, &ctx, Some(rev), stamp).expect("our MCP output converts back");
+            let back = convert::from_mcp(&mcp, &ctx, Some(rev), stamp)
+                .expect("our MCP output converts back");
             // 2025-11-25 holds object outputs only; 2026-07-28 holds any value.
-            if rev == McpRevision::V2026_07_28 || !tr.get("output").is_some_and(|o| !o.is_object()) {
+            if rev == McpRevision::V2026_07_28 || !tr.get("output").is_some_and(|o| !o.is_object())
+            {
                 assert_eq!(back.get("output"), tr.get("output"));
             }
             assert_eq!(back["content"], tr["content"]);

@@ -26,7 +26,11 @@ fuzz_target!(|data: &[u8]| {
             let v = Validator::new(kind, opts).unwrap();
             let accepted = v.is_valid_str(text);
             let issues = v.diagnose_str(text);
-            assert_eq!(accepted, issues.is_empty(), "accept vs collect on {text:?}: {issues}");
+            assert_eq!(
+                accepted,
+                issues.is_empty(),
+                "accept vs collect on {text:?}: {issues}"
+            );
             for issue in issues.iter() {
                 assert!(issue.path.is_empty() || issue.path.starts_with('/'));
                 assert!(!issue.message.is_empty());
@@ -35,9 +39,15 @@ fuzz_target!(|data: &[u8]| {
                 let walked = v.check_value(&value);
                 // Same issues, same order: the same first max_issues.
                 let brief = |i: &toolresult::Issues| {
-                    i.iter().map(|i| format!("{} {}", i.path, i.code)).collect::<Vec<_>>()
+                    i.iter()
+                        .map(|i| format!("{} {}", i.path, i.code))
+                        .collect::<Vec<_>>()
                 };
-                assert_eq!(brief(&issues), brief(&walked), "collect vs walk on {text:?}");
+                assert_eq!(
+                    brief(&issues),
+                    brief(&walked),
+                    "collect vs walk on {text:?}"
+                );
             }
         }
     }

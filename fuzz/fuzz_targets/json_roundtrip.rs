@@ -6,9 +6,16 @@ use libfuzzer_sys::fuzz_target;
 use toolresult::json::{parse_str, ParseLimits};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 128 };
-    let Ok(value) = parse_str(text, limits) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let limits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 128,
+    };
+    let Ok(value) = parse_str(text, limits) else {
+        return;
+    };
     let again = serde_json::to_string(&value).unwrap();
     let reparsed = parse_str(&again, limits).expect("our own output parses");
     assert_eq!(value, reparsed);

@@ -11,7 +11,9 @@ fn inert(text: &str) {
     let mut rest = text;
     while let Some(i) = rest.find('\x1b') {
         let after = &rest[i + 1..];
-        let digits = after.strip_prefix('[').map(|a| a.bytes().take_while(u8::is_ascii_digit).count());
+        let digits = after
+            .strip_prefix('[')
+            .map(|a| a.bytes().take_while(u8::is_ascii_digit).count());
         match digits {
             Some(n) if n > 0 && after[1 + n..].starts_with('m') => rest = &after[2 + n..],
             _ => panic!("raw ESC in {text:?}"),
@@ -25,9 +27,15 @@ fn inert(text: &str) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
-    let Ok(result) = parse_tool_result(text, &ValidationOptions::default()) else { return };
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(result) = parse_tool_result(text, &ValidationOptions::default()) else {
+        return;
+    };
     let opts = RenderOptions {
         width: 20 + usize::from(flags >> 2),
         color: flags & 1 == 1,

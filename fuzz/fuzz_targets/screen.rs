@@ -35,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
         // Redaction removes what the screen called a secret (a new secret can
         // only appear where `[REDACTED:…]` joins text around it; none of the
         // rules match that marker).
-        if report.findings.iter().all(|f| f.category != ScreenCategory::Secret) {
+        if report
+            .findings
+            .iter()
+            .all(|f| f.category != ScreenCategory::Secret)
+        {
             assert_eq!(redacted, text.as_ref());
         }
         let _ = again;
@@ -44,7 +48,8 @@ fuzz_target!(|data: &[u8]| {
             check_excerpts(&report);
             let redacted = screener.redact_value(&value);
             let text = serde_json::to_string(&redacted).expect("redacted JSON serializes");
-            let back: serde_json::Value = serde_json::from_str(&text).expect("redacted JSON parses");
+            let back: serde_json::Value =
+                serde_json::from_str(&text).expect("redacted JSON parses");
             assert_eq!(back, redacted);
         }
     });

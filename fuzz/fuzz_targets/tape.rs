@@ -8,8 +8,13 @@ use toolresult::json::{parse_str_exact, ParseLimits};
 use toolresult::tape::{parse_tape, Tape};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let limits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 64,
+    };
     match (parse_str_exact(text, limits), parse_tape(text, limits)) {
         (Ok(value), Ok(tape)) => {
             assert_eq!(tape.to_value(0), value);
@@ -17,6 +22,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(Tape::from_value(&value).entries(), tape.entries());
         }
         (Err(a), Err(b)) => assert_eq!((a.code, a.path, a.message), (b.code, b.path, b.message)),
-        (a, b) => panic!("parsers disagree: {:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
+        (a, b) => panic!(
+            "parsers disagree: {:?} vs {:?}",
+            a.map(|_| ()),
+            b.map(|_| ())
+        ),
     }
 });

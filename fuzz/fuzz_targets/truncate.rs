@@ -9,8 +9,12 @@ use toolresult::truncate::{
 };
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&seed, rest)) = data.split_first() else { return };
-    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Some((&seed, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
     let limit = usize::from(seed) * 7;
 
     let t = truncate_text(text, limit);
@@ -27,26 +31,44 @@ fuzz_target!(|data: &[u8]| {
     let (capped, dropped) = cap_lines(text, usize::from(seed % 16));
     assert!(dropped == 0 || capped.len() <= text.len() + 40);
 
-    let limits = ParseLimits { max_bytes: 1 << 20, max_depth: 64 };
+    let limits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 64,
+    };
     // The text path accepts exactly what the strict parser accepts, with the
     // same issue, and its output is bounded, valid and measured exactly.
-    match (cut_json_text(text, limit, limits), parse_str_exact(text, limits)) {
+    match (
+        cut_json_text(text, limit, limits),
+        parse_str_exact(text, limits),
+    ) {
         (Ok(cut), Ok(value)) => {
             assert_eq!(cut.size as usize, cut.text.len());
             let back: serde_json::Value = serde_json::from_str(&cut.text).unwrap();
             if cut.truncated {
-                assert!(cut.text.len() <= limit.max(MIN_JSON_LIMIT), "{} > {limit}", cut.text.len());
+                assert!(
+                    cut.text.len() <= limit.max(MIN_JSON_LIMIT),
+                    "{} > {limit}",
+                    cut.text.len()
+                );
             } else {
                 assert_eq!(back, value);
             }
         }
         (Err(a), Err(b)) => assert_eq!(a, b),
-        (a, b) => panic!("text path {:?} but strict parser {:?}", a.is_ok(), b.is_ok()),
+        (a, b) => panic!(
+            "text path {:?} but strict parser {:?}",
+            a.is_ok(),
+            b.is_ok()
+        ),
     }
     if let Ok(value) = parse_str(text, limits) {
         let t = truncate_json(&value, limit);
         let out = serde_json::to_string(&t.output).unwrap();
-        assert!(out.len() <= limit.max(MIN_JSON_LIMIT), "{} > {limit}: {out}", out.len());
+        assert!(
+            out.len() <= limit.max(MIN_JSON_LIMIT),
+            "{} > {limit}: {out}",
+            out.len()
+        );
         let back: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(back, t.output);
         if !t.truncated {

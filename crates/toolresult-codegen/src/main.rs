@@ -114,13 +114,13 @@ fn api_types() -> Value {
 }
 
 fn main() {
-    let out: PathBuf = std::env::args_os()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
+    let out: PathBuf = std::env::args_os().nth(1).map_or_else(
+        || {
             eprintln!("usage: toolresult-codegen <out-dir>");
             std::process::exit(2);
-        });
+        },
+        PathBuf::from,
+    );
     if let Err(e) = std::fs::create_dir_all(&out) {
         eprintln!("cannot create {}: {e}", out.display());
         std::process::exit(2);

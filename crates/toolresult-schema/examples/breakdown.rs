@@ -17,7 +17,8 @@ fn main() {
         max_bytes: 1 << 30,
         max_depth: 128,
     };
-    let compiled = toolresult_schema::compile(&schema, &Default::default()).unwrap();
+    let compiled =
+        toolresult_schema::compile(&schema, &toolresult_schema::SchemaOptions::default()).unwrap();
 
     let start = Instant::now();
     let mut value = None;

@@ -98,7 +98,7 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
         // No `$schema`: the configured default. A registered custom
         // meta-schema: the engine reads the dialect from it.
         None if !has_schema_keyword => {
-            builder = builder.with_draft(options.default_dialect.draft())
+            builder = builder.with_draft(options.default_dialect.draft());
         }
         None => {}
     }

@@ -262,16 +262,12 @@ impl<'a> Array<'a, TapeJson> for TapeArray<'a> {
         // Arrays of strings (tags, names) are the common case: compare them
         // in place; anything else through values, as the engine does.
         let strings: Option<Vec<&str>> = self.elements().map(|e| e.str()).collect();
-        match strings {
-            Some(mut strings) => {
-                strings.sort_unstable();
-                strings.windows(2).all(|w| w[0] != w[1])
-            }
-            None => {
-                let values: Vec<Value> =
-                    self.elements().map(|e| e.tape.to_value(e.index)).collect();
-                unique::is_unique(&values)
-            }
+        if let Some(mut strings) = strings {
+            strings.sort_unstable();
+            strings.windows(2).all(|w| w[0] != w[1])
+        } else {
+            let values: Vec<Value> = self.elements().map(|e| e.tape.to_value(e.index)).collect();
+            unique::is_unique(&values)
         }
     }
 }

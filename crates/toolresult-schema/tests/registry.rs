@@ -5,6 +5,7 @@ use serde_json::json;
 use toolresult::{IssueCode, ToolResult, ToolStatus};
 use toolresult_schema::{compile, Dialect, SchemaOptions, ToolRegistry};
 
+#[allow(clippy::needless_pass_by_value)] // called with json!(…) literals
 fn result(output: serde_json::Value) -> ToolResult {
     serde_json::from_value(json!({
         "input": {"tool_name": "add", "parameters": {"a": 1}},
@@ -114,7 +115,10 @@ fn registry_caches_by_content_and_checks_results() {
     assert_eq!(issues[0].code, "required");
     // The checked result is still a valid envelope.
     let text = serde_json::to_string(&checked).unwrap();
-    assert!(toolresult::validate_tool_result(&text, &Default::default()).is_empty());
+    assert!(
+        toolresult::validate_tool_result(&text, &toolresult::ValidationOptions::default())
+            .is_empty()
+    );
 
     let missing = r.check_result(result(serde_json::Value::Null)).unwrap();
     assert_eq!(missing.validation_issues.unwrap()[0].code, "missing_output");

@@ -84,7 +84,7 @@ pub fn redact_json_input(len: usize) -> String {
     })
 }
 
-fn document_issues(issues: Vec<document::DocumentIssue>) -> String {
+fn document_issues(issues: &[document::DocumentIssue]) -> String {
     to_json(&serde_json::json!({ "ok": false, "issues": issues }))
 }
 
@@ -100,7 +100,7 @@ pub fn render_result_document(result_json: &str, provenance_json: &str) -> Strin
     let provenance: DocumentProvenance = match serde_json::from_str(provenance_json) {
         Ok(p) => p,
         Err(e) => {
-            return document_issues(vec![document::DocumentIssue {
+            return document_issues(&[document::DocumentIssue {
                 code: document::DocumentIssueCode::InvalidProvenance,
                 line: 0,
                 path: String::new(),
@@ -114,7 +114,7 @@ pub fn render_result_document(result_json: &str, provenance_json: &str) -> Strin
 fn render(result: &serde_json::Value, provenance: &DocumentProvenance) -> String {
     match document::render_result_document(result, provenance) {
         Ok(doc) => outcome::<_>(Ok(doc)),
-        Err(issues) => document_issues(issues),
+        Err(issues) => document_issues(&issues),
     }
 }
 
@@ -150,6 +150,6 @@ pub fn check_result_document_input(len: usize, files_json: &str, options_json: &
 pub fn result_document_name(created_utc: &str, request_id: &str) -> String {
     match document::result_document_name(created_utc, request_id) {
         Ok(name) => outcome::<_>(Ok(name)),
-        Err(issue) => document_issues(vec![issue]),
+        Err(issue) => document_issues(&[issue]),
     }
 }

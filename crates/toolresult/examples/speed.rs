@@ -20,17 +20,17 @@ fn main() {
             let _ = val.is_valid_str(&text);
         }),
         ("serde_json IgnoredAny", &|| {
-            drop(serde_json::from_str::<serde::de::IgnoredAny>(&text))
+            drop(serde_json::from_str::<serde::de::IgnoredAny>(&text));
         }),
     ];
     for (name, f) in runs {
         let n = (20_000_000 / text.len().max(1)).clamp(20, 200_000) as u32;
         for _ in 0..n / 10 {
-            f()
+            f();
         }
         let t = Instant::now();
         for _ in 0..n {
-            f()
+            f();
         }
         println!("{name}: {:?} per call", t.elapsed() / n);
     }

@@ -6,7 +6,7 @@ use toolresult::json::ParseLimits;
 
 fn main() {
     let rows: Vec<serde_json::Value> = (0..100_000)
-        .map(|i| serde_json::json!({"id": i, "name": format!("row {i}"), "tags": ["a", "b"], "score": i as f64 / 3.0}))
+        .map(|i| serde_json::json!({"id": i, "name": format!("row {i}"), "tags": ["a", "b"], "score": f64::from(i) / 3.0}))
         .collect();
     let text = serde_json::to_string(&serde_json::json!({ "rows": rows })).unwrap();
     let limits = ParseLimits {

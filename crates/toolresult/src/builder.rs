@@ -129,7 +129,7 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
     metadata.insert("duration_ms".into(), duration_ms);
     let output = spec.remove("output").filter(|o| !o.is_null());
     if let Some(out) = &output {
-        let size = serde_json::to_vec(out).map(|b| b.len()).unwrap_or(0);
+        let size = serde_json::to_vec(out).map_or(0, |b| b.len());
         metadata.insert("output_size".into(), Value::from(size as u64));
     }
     metadata.insert("output_truncated".into(), Value::Bool(false));
@@ -276,36 +276,33 @@ fn timing(spec: &Map<String, Value>, now_unix_ms: f64) -> Result<(String, String
         }
     };
 
-    let completed = match time_field("completed_at")? {
-        Some(c) => c,
-        None => {
-            let now = from_unix_ms(now_unix_ms).ok_or_else(|| {
-                spec_issue(
-                    "completed_at",
-                    IssueCode::InvalidTimestamp,
-                    format!(
-                        "the clock reading {} ms is not a usable time",
-                        Num(now_unix_ms)
-                    ),
-                )
-            })?;
-            (now, format_rfc3339_millis(now))
-        }
+    let completed = if let Some(c) = time_field("completed_at")? {
+        c
+    } else {
+        let now = from_unix_ms(now_unix_ms).ok_or_else(|| {
+            spec_issue(
+                "completed_at",
+                IssueCode::InvalidTimestamp,
+                format!(
+                    "the clock reading {} ms is not a usable time",
+                    Num(now_unix_ms)
+                ),
+            )
+        })?;
+        (now, format_rfc3339_millis(now))
     };
-    let started = match time_field("started_at")? {
-        Some(s) => s,
-        None => {
-            let back = duration.as_ref().map_or(0.0, |(d, _)| *d);
-            let t = completed.0 - Duration::seconds_f64(back / 1000.0);
-            (t, format_rfc3339_millis(t))
-        }
+    let started = if let Some(s) = time_field("started_at")? {
+        s
+    } else {
+        let back = duration.as_ref().map_or(0.0, |(d, _)| *d);
+        let t = completed.0 - Duration::seconds_f64(back / 1000.0);
+        (t, format_rfc3339_millis(t))
     };
-    let duration = match duration {
-        Some((_, v)) => v,
-        None => {
-            let ms = (completed.0 - started.0).whole_milliseconds();
-            Value::from(ms.max(0) as u64)
-        }
+    let duration = if let Some((_, v)) = duration {
+        v
+    } else {
+        let ms = (completed.0 - started.0).whole_milliseconds();
+        Value::from(ms.max(0) as u64)
     };
     Ok((started.1, completed.1, duration))
 }

@@ -333,21 +333,20 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
     let tr = tool_result_parts(tr)?;
     let mut out = Map::new();
     let output = tr.get("output").filter(|v| !v.is_null());
-    let content = match tr.get("content") {
-        Some(Value::Array(blocks)) => Value::Array(blocks.clone()),
-        _ => {
-            let text = match output {
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(v) => Some(json_text(v)),
-                None if failed(tr) => Some(error_message(tr)),
-                None => None,
-            };
-            Value::Array(
-                text.map(|t| json!({"type": "text", "text": t}))
-                    .into_iter()
-                    .collect(),
-            )
-        }
+    let content = if let Some(Value::Array(blocks)) = tr.get("content") {
+        Value::Array(blocks.clone())
+    } else {
+        let text = match output {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(v) => Some(json_text(v)),
+            None if failed(tr) => Some(error_message(tr)),
+            None => None,
+        };
+        Value::Array(
+            text.map(|t| json!({"type": "text", "text": t}))
+                .into_iter()
+                .collect(),
+        )
     };
     out.insert("content".into(), content);
     match (tr.get("output"), revision) {

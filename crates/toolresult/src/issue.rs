@@ -138,6 +138,14 @@ impl fmt::Display for IssueCode {
 #[serde(transparent)]
 pub struct Issues(pub Vec<Issue>);
 
+impl<'a> IntoIterator for &'a Issues {
+    type Item = &'a Issue;
+    type IntoIter = core::slice::Iter<'a, Issue>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 impl Issues {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -153,6 +161,7 @@ impl Issues {
     }
     /// The same issues with `at` put in front of every path (issues found in
     /// a part, reported against the whole).
+    #[must_use]
     pub fn prefixed(self, at: &str) -> Issues {
         Issues(
             self.0

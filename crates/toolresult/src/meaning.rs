@@ -29,15 +29,17 @@ pub(crate) fn agent_result(c: &Captures, out: &mut dyn Sink) {
         }
     }
     match status {
-        Some("failed") if !c.given(Slot::Error) => out.meaning("/error", IssueCode::MissingError, &|| {
-            String::from("status `failed` requires an `error` object with code and message")
-        }),
+        Some("failed") if !c.given(Slot::Error) => {
+            out.meaning("/error", IssueCode::MissingError, &|| {
+                String::from("status `failed` requires an `error` object with code and message")
+            });
+        }
         Some("success") if c.given(Slot::Error) => {
             out.meaning("/error", IssueCode::UnexpectedError, &|| {
                 String::from(
                     "status `success` must not carry an `error`; use `warnings` for non-fatal problems",
                 )
-            })
+            });
         }
         _ => {}
     }

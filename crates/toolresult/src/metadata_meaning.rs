@@ -54,12 +54,12 @@ fn hunks(c: &mut Checker, m: &Value) {
                                 c.report(
                                     IssueCode::HunkCountMismatch,
                                     format!("{key} is {got} but the hunk's lines make {want}"),
-                                )
+                                );
                             });
                         }
                     }
                 }
-            })
+            });
         });
     }
 }
@@ -85,10 +85,10 @@ fn matches(c: &mut Checker, m: &Value) {
                                     format!(
                                         "match_start..match_end is {start}..{end} but the line is {len} UTF-16 code units long"
                                     ),
-                                )
-                            })
-                        })
-                    })
+                                );
+                            });
+                        });
+                    });
                 });
             }
         }
@@ -120,7 +120,7 @@ fn todo(c: &mut Checker, m: &Value) {
                         c.report(
                             IssueCode::StatisticsMismatch,
                             format!("{key} is {got} but todo_list has {want}"),
-                        )
+                        );
                     });
                 }
             }
@@ -142,7 +142,7 @@ fn batch(c: &mut Checker, m: &Value) {
                     c.report(
                         IssueCode::BatchCountMismatch,
                         format!("{key} is {got} but sub_results has {want}"),
-                    )
+                    );
                 });
             }
         }
@@ -168,7 +168,7 @@ pub(crate) fn with_envelope(c: &mut Checker, m: &Value, envelope: &Value) {
                 format!(
                     "the command timed out but the result's status is `{status}`; use `timeout`"
                 ),
-            )
+            );
         });
     }
     if envelope.get("schema_version").and_then(Value::as_str) == Some("1.0.0") {

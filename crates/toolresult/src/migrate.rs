@@ -191,11 +191,7 @@ fn migrate(
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(a)) => a
             .iter()
-            .map(|e| {
-                e.as_str()
-                    .map(String::from)
-                    .unwrap_or_else(|| e.to_string())
-            })
+            .map(|e| e.as_str().map_or_else(|| e.to_string(), String::from))
             .collect(),
         Some(v) => {
             issues.push(Issue::new(

@@ -60,15 +60,9 @@ pub fn call_id(result: &ToolResult) -> &str {
 /// Bytes of the output as compact JSON (`output_size` when the result has it).
 pub fn output_bytes(result: &ToolResult) -> u64 {
     result.metadata.output_size.unwrap_or_else(|| {
-        result
-            .output
-            .as_ref()
-            .map(|v| {
-                serde_json::to_string(v)
-                    .map(|s| s.len() as u64)
-                    .unwrap_or(0)
-            })
-            .unwrap_or(0)
+        result.output.as_ref().map_or(0, |v| {
+            serde_json::to_string(v).map_or(0, |s| s.len() as u64)
+        })
     })
 }
 

@@ -220,14 +220,13 @@ fn cap(lines: Vec<String>, opts: &RenderOptions) -> Vec<String> {
 }
 
 fn render_body(out: &mut Out, r: &ToolResult) {
-    match r.tool_metadata.as_ref() {
-        Some(m) => render_metadata(out, m, r),
-        None => {
-            let text = result_text(r);
-            let error = r.error_message.as_deref().unwrap_or("");
-            if !text.is_empty() && text != error {
-                out.text("  ", None, &text);
-            }
+    if let Some(m) = r.tool_metadata.as_ref() {
+        render_metadata(out, m, r);
+    } else {
+        let text = result_text(r);
+        let error = r.error_message.as_deref().unwrap_or("");
+        if !text.is_empty() && text != error {
+            out.text("  ", None, &text);
         }
     }
 }
@@ -399,8 +398,7 @@ fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
                 let why = g
                     .truncated_reason
                     .as_deref()
-                    .map(sanitize)
-                    .unwrap_or_else(|| String::from("limit reached"));
+                    .map_or_else(|| String::from("limit reached"), sanitize);
                 let note = out.style(DIM, &format!("  … more matches not shown ({why})"));
                 out.raw(note);
             }
@@ -493,14 +491,11 @@ fn render_metadata(out: &mut Out, m: &ToolMetadata, r: &ToolResult) {
                     TodoStatus::InProgress => "[~]",
                     TodoStatus::Pending => "[ ]",
                 };
-                let priority = item
-                    .priority
-                    .map(|p| match p {
-                        crate::tool_metadata::TodoPriority::High => " (high)",
-                        crate::tool_metadata::TodoPriority::Medium => " (medium)",
-                        crate::tool_metadata::TodoPriority::Low => " (low)",
-                    })
-                    .unwrap_or("");
+                let priority = item.priority.map_or("", |p| match p {
+                    crate::tool_metadata::TodoPriority::High => " (high)",
+                    crate::tool_metadata::TodoPriority::Medium => " (medium)",
+                    crate::tool_metadata::TodoPriority::Low => " (low)",
+                });
                 out.text(
                     &format!("  {mark} "),
                     None,

@@ -310,9 +310,7 @@ pub struct ResultStore {
 }
 
 fn started_ms(result: &ToolResult) -> i128 {
-    parse_timestamp(&result.metadata.started_at)
-        .map(|t| t.unix_timestamp_nanos() / 1_000_000)
-        .unwrap_or(0)
+    parse_timestamp(&result.metadata.started_at).map_or(0, |t| t.unix_timestamp_nanos() / 1_000_000)
 }
 
 /// Milliseconds since the Unix epoch, clamped to what an `i64` (and a JS

@@ -412,34 +412,31 @@ fn read_struct<'de, A: MapAccess<'de>>(
     while let Some(key) = map.next_key_seed(KeySeed)? {
         let mark = ctx.enter(&key);
         let found = shape.fields.iter().position(|f| f.name == &*key);
-        let (rule, nullable, slot): (&'static Rule, bool, Option<Slot>) = match found {
-            Some(i) => {
-                if seen & (1 << i) != 0 {
-                    return Err(ctx.input(IssueCode::DuplicateKey, &|| {
-                        String::from(json::DUPLICATE_KEY_MESSAGE)
-                    }));
-                }
-                seen |= 1 << i;
-                let field = &shape.fields[i];
-                (
-                    &field.rule,
-                    field.presence == Presence::Optional,
-                    field.slot,
-                )
+        let (rule, nullable, slot): (&'static Rule, bool, Option<Slot>) = if let Some(i) = found {
+            if seen & (1 << i) != 0 {
+                return Err(ctx.input(IssueCode::DuplicateKey, &|| {
+                    String::from(json::DUPLICATE_KEY_MESSAGE)
+                }));
             }
-            None => {
-                if !extra.insert(key.clone()) {
-                    return Err(ctx.input(IssueCode::DuplicateKey, &|| {
-                        String::from(json::DUPLICATE_KEY_MESSAGE)
-                    }));
-                }
-                if !shape.open {
-                    ctx.shape(IssueCode::UnknownField, &|| {
-                        unknown_field_message(&key, shape)
-                    })?;
-                }
-                (&Rule::Any, true, None)
+            seen |= 1 << i;
+            let field = &shape.fields[i];
+            (
+                &field.rule,
+                field.presence == Presence::Optional,
+                field.slot,
+            )
+        } else {
+            if !extra.insert(key.clone()) {
+                return Err(ctx.input(IssueCode::DuplicateKey, &|| {
+                    String::from(json::DUPLICATE_KEY_MESSAGE)
+                }));
             }
+            if !shape.open {
+                ctx.shape(IssueCode::UnknownField, &|| {
+                    unknown_field_message(&key, shape)
+                })?;
+            }
+            (&Rule::Any, true, None)
         };
         if let Rule::Tagged(tagged) = rule {
             let raw: &'de serde_json::value::RawValue = map.next_value()?;

@@ -375,20 +375,19 @@ impl<'de> Visitor<'de> for Entry<'_> {
         let mut many: Option<BTreeSet<String>> = None;
         let mut len = 0u32;
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            let duplicate = match &mut many {
-                Some(set) => !set.insert(key.to_string()),
-                None => {
-                    let seen = spans.iter().any(|&(s, l)| b.tape.str(s, l) == key);
-                    if spans.len() >= 32 {
-                        let mut set: BTreeSet<String> = spans
-                            .iter()
-                            .map(|&(s, l)| b.tape.str(s, l).to_string())
-                            .collect();
-                        set.insert(key.to_string());
-                        many = Some(set);
-                    }
-                    seen
+            let duplicate = if let Some(set) = &mut many {
+                !set.insert(key.to_string())
+            } else {
+                let seen = spans.iter().any(|&(s, l)| b.tape.str(s, l) == key);
+                if spans.len() >= 32 {
+                    let mut set: BTreeSet<String> = spans
+                        .iter()
+                        .map(|&(s, l)| b.tape.str(s, l).to_string())
+                        .collect();
+                    set.insert(key.to_string());
+                    many = Some(set);
                 }
+                seen
             };
             let span = b.tape.push_str(&key);
             spans.push(span);

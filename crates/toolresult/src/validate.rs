@@ -224,7 +224,7 @@ fn walk_struct(c: &mut Checker, caps: &mut Captures, shape: &Shape, obj: &Map<St
                 c.report(
                     IssueCode::MissingField,
                     format!("required field `{}` is missing", field.name),
-                )
+                );
             });
         }
     }
@@ -253,7 +253,7 @@ pub(crate) fn walk_tagged(c: &mut Checker, tagged: &Tagged, v: &Value) {
             c.report(
                 IssueCode::MissingField,
                 format!("required field `{tag}` is missing; one of: {}", names()),
-            )
+            );
         }),
         Some(Value::String(name)) => match tagged.variants.iter().find(|(n, _)| n == name) {
             Some((_, shape)) => {
@@ -265,14 +265,14 @@ pub(crate) fn walk_tagged(c: &mut Checker, tagged: &Tagged, v: &Value) {
                 c.report(
                     IssueCode::InvalidEnum,
                     format!("`{name}` is not one of: {}", names()),
-                )
+                );
             }),
         },
         Some(other) => c.at(tag, |c| {
             c.report(
                 IssueCode::InvalidType,
                 format!("expected string, got {}", crate::check::json_type(other)),
-            )
+            );
         }),
     }
 }

@@ -28,8 +28,11 @@ fn every_fixture_gives_its_expected_preview() {
         let max = usize::try_from(case["max_chars"].as_u64().unwrap()).unwrap();
         let r = result(case);
         assert!(
-            toolresult::validate_tool_result(&case["result"].to_string(), &Default::default())
-                .is_empty(),
+            toolresult::validate_tool_result(
+                &case["result"].to_string(),
+                &toolresult::ValidationOptions::default()
+            )
+            .is_empty(),
             "{name}: the fixture is a valid ToolResult"
         );
         let preview = result_preview(&r, max);

@@ -163,7 +163,7 @@ fn inert(text: &str) -> Result<(), String> {
         let bad = matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1a}' | '\u{1c}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
             | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{61c}');
         if bad {
-            return Err(format!("control {:?}", c));
+            return Err(format!("control {c:?}"));
         }
     }
     Ok(())

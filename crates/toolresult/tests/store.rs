@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 use toolresult::store::{EvictionReason, HistoryQuery, ResultStore, RetentionPolicy};
 use toolresult::{summarize, to_reference, IssueCode, ToolResult, ToolStatus};
 
+#[allow(clippy::needless_pass_by_value)] // called with json!(…) literals
 fn result(i: u32, tool: &str, started: &str, output: Value) -> ToolResult {
     serde_json::from_value(json!({
         "input": {"tool_name": tool, "parameters": {"path": format!("f{i}.txt")}, "tool_call_id": format!("call_{i}")},

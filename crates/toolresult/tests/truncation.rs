@@ -61,10 +61,10 @@ proptest! {
         let reparsed: Value = serde_json::from_str(&text).unwrap();
         prop_assert_eq!(&reparsed, &t.output);
         prop_assert_eq!(t.truncated, full.len() > effective);
-        if !t.truncated {
-            prop_assert_eq!(&t.output, &value);
-        } else {
+        if t.truncated {
             prop_assert!(text.len() * 20 <= effective * 19);
+        } else {
+            prop_assert_eq!(&t.output, &value);
         }
     }
 
@@ -95,7 +95,7 @@ proptest! {
         let kept: Vec<&str> = out.lines().filter(|l| l.starts_with("line ")).collect();
         prop_assert_eq!(kept.len(), n.min(max));
         if dropped > 0 {
-            let note = format!("[{} more line", dropped);
+            let note = format!("[{dropped} more line");
             prop_assert!(out.contains(&note));
         }
     }

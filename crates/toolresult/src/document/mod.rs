@@ -381,28 +381,25 @@ pub fn render_result_document(
         ));
     }
     let created = provenance.created_utc.clone().unwrap_or(completed_at);
-    let created_utc = match crate::parse_timestamp(&created) {
-        Some(t) => {
-            let t = t.to_offset(time::UtcOffset::UTC);
-            format!(
-                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-                t.year(),
-                u8::from(t.month()),
-                t.day(),
-                t.hour(),
-                t.minute(),
-                t.second()
-            )
-        }
-        None => {
-            issues.push(issue(
-                DocumentIssueCode::InvalidProvenance,
-                0,
-                "/created_utc",
-                "created_utc is not an RFC 3339 date-time",
-            ));
-            String::new()
-        }
+    let created_utc = if let Some(t) = crate::parse_timestamp(&created) {
+        let t = t.to_offset(time::UtcOffset::UTC);
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        )
+    } else {
+        issues.push(issue(
+            DocumentIssueCode::InvalidProvenance,
+            0,
+            "/created_utc",
+            "created_utc is not an RFC 3339 date-time",
+        ));
+        String::new()
     };
     let id = match result_id(
         if created_utc.is_empty() {
@@ -484,7 +481,7 @@ pub fn render_result_document(
             bash.and_then(|b| b.get("exit_code"))
                 .and_then(Value::as_i64)
         })
-        .unwrap_or(if success { 0 } else { 1 });
+        .unwrap_or(i64::from(!success));
     let runtime_sec = provenance.runtime_sec.unwrap_or(duration_ms / 1000.0);
     let max_lines = provenance.max_lines.unwrap_or(DEFAULT_MAX_LINES);
     let executor = provenance
@@ -499,11 +496,10 @@ pub fn render_result_document(
         .artifacts
         .iter()
         .map(|a| {
-            let sha = a
-                .sha256
-                .clone()
-                .map(|s| s.to_ascii_lowercase())
-                .unwrap_or_else(|| sha256_hex(a.content.as_deref().unwrap_or("").as_bytes()));
+            let sha = a.sha256.clone().map_or_else(
+                || sha256_hex(a.content.as_deref().unwrap_or("").as_bytes()),
+                |s| s.to_ascii_lowercase(),
+            );
             (a.path.clone(), sha, a.description.clone())
         })
         .collect();
@@ -968,7 +964,7 @@ fn read_sections(lines: &[&str], from: usize) -> Vec<DocumentSection> {
                 match fence {
                     None if run >= 3 => fence = Some((m, run)),
                     Some((fm, fr)) if fm == m && run >= fr && trimmed[run..].trim().is_empty() => {
-                        fence = None
+                        fence = None;
                     }
                     _ => {}
                 }

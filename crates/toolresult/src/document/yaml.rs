@@ -298,10 +298,11 @@ fn scalar(t: &str, line: usize, path: &str, issues: &mut Vec<DocumentIssue>) -> 
     }
     let first = t.as_bytes()[0];
     match first {
-        b'"' => match serde_json::from_str::<String>(t) {
-            // A YAML double-quoted string with JSON's escapes (the subset we write).
-            Ok(s) => Value::String(s),
-            Err(_) => {
+        // A YAML double-quoted string with JSON's escapes (the subset we write).
+        b'"' => {
+            if let Ok(s) = serde_json::from_str::<String>(t) {
+                Value::String(s)
+            } else {
                 issues.push(issue(
                     Code::YamlSyntax,
                     line,
@@ -310,7 +311,7 @@ fn scalar(t: &str, line: usize, path: &str, issues: &mut Vec<DocumentIssue>) -> 
                 ));
                 Value::Null
             }
-        },
+        }
         b'\'' => match t.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
             Some(inner) if !inner.replace("''", "").contains('\'') => {
                 Value::String(inner.replace("''", "'"))

@@ -599,7 +599,7 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                             .is_some_and(|(_, w)| w == b"from" || w == b"override")
                 };
                 if ok
-                    && word_at(t, f.start, f.end - colon_word as usize)
+                    && word_at(t, f.start, f.end - usize::from(colon_word))
                     && !reported(t, f.start, f.end)
                 {
                     push(
@@ -1123,7 +1123,7 @@ fn authority(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         return;
     }
     let word = &t[f.start..f.end];
-    let upper = word.iter().all(|b| b.is_ascii_uppercase());
+    let upper = word.iter().all(u8::is_ascii_uppercase);
     let bangs = t[f.end..]
         .iter()
         .take(8)
@@ -1195,9 +1195,7 @@ fn address_agent(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
     if !super::text::boundary_before(t, f.start) {
         return;
     }
-    if t[f.end - 1].is_ascii_alphanumeric()
-        && t.get(f.end).is_some_and(|b| b.is_ascii_alphanumeric())
-    {
+    if t[f.end - 1].is_ascii_alphanumeric() && t.get(f.end).is_some_and(u8::is_ascii_alphanumeric) {
         return;
     }
     let greeting = t[f.start..f.end].eq_ignore_ascii_case(b"dear ")

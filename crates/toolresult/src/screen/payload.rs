@@ -164,7 +164,7 @@ fn pipes_into_interpreter(after: &[u8]) -> bool {
     let mut words = after.split(|&b| b == b'|').skip(1);
     words.any(|segment| {
         let mut tokens = segment
-            .split(|b| b.is_ascii_whitespace())
+            .split(u8::is_ascii_whitespace)
             .filter(|t| !t.is_empty())
             .peekable();
         while let Some(t) = tokens.peek() {
@@ -452,7 +452,7 @@ fn handler(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         return;
     }
     let mut i = f.end;
-    if t.get(i).is_some_and(|b| b.is_ascii_alphabetic()) {
+    if t.get(i).is_some_and(u8::is_ascii_alphabetic) {
         return;
     }
     while i < t.len() && t[i].is_ascii_whitespace() {
@@ -470,7 +470,7 @@ fn handler(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         return;
     };
     let open = from + open;
-    if t[open] == b'<' && t.get(open + 1).is_some_and(|b| b.is_ascii_alphabetic()) {
+    if t[open] == b'<' && t.get(open + 1).is_some_and(u8::is_ascii_alphabetic) {
         push(hits, "event-handler-attribute", f.start, i + 1);
     }
 }

@@ -468,7 +468,7 @@ pub(crate) fn entropy(bytes: &[u8]) -> f64 {
     let n = bytes.len() as f64;
     let mut h = 0.0;
     for &c in counts.iter().filter(|&&c| c > 0) {
-        let p = c as f64 / n;
+        let p = f64::from(c) / n;
         h -= p * log2(p);
     }
     h
@@ -540,10 +540,10 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 }
 
 fn classes(v: &[u8]) -> usize {
-    let lower = v.iter().any(u8::is_ascii_lowercase) as usize;
-    let upper = v.iter().any(u8::is_ascii_uppercase) as usize;
-    let digit = v.iter().any(u8::is_ascii_digit) as usize;
-    let other = v.iter().any(|b| !b.is_ascii_alphanumeric()) as usize;
+    let lower = usize::from(v.iter().any(u8::is_ascii_lowercase));
+    let upper = usize::from(v.iter().any(u8::is_ascii_uppercase));
+    let digit = usize::from(v.iter().any(u8::is_ascii_digit));
+    let other = usize::from(v.iter().any(|b| !b.is_ascii_alphanumeric()));
     lower + upper + digit + other
 }
 
@@ -557,7 +557,7 @@ fn github_crc_ok(body: &[u8]) -> bool {
     if body.len() != 36 {
         return false;
     }
-    let mut crc = crc32fast::hash(&body[..30]) as u64;
+    let mut crc = u64::from(crc32fast::hash(&body[..30]));
     let mut out = [b'0'; 6];
     for slot in out.iter_mut().rev() {
         *slot = B62[(crc % 62) as usize];
@@ -1086,7 +1086,7 @@ pub(crate) fn scan_member_value(key: &str, value: &str, hits: &mut Vec<Hit>) {
             .rev()
             .take_while(|b| b.is_ascii_whitespace())
             .count();
-    if start >= end || v[start..end].iter().any(|b| b.is_ascii_whitespace()) {
+    if start >= end || v[start..end].iter().any(u8::is_ascii_whitespace) {
         return;
     }
     if value_is_secret(&v[start..end], kind)

@@ -45,7 +45,7 @@ pub(crate) fn sentence_end(t: &[u8], at: usize, max: usize) -> usize {
             b'\n' => return i,
             // JSON text inside a string: an escaped line break ends a sentence too.
             b'\\' if matches!(t.get(i + 1), Some(b'n' | b'r')) => return i,
-            b'.' | b'!' | b'?' if t.get(i + 1).is_none_or(|b| b.is_ascii_whitespace()) => return i,
+            b'.' | b'!' | b'?' if t.get(i + 1).is_none_or(u8::is_ascii_whitespace) => return i,
             _ => {}
         }
         i += 1;
@@ -61,7 +61,7 @@ pub(crate) fn sentence_start(t: &[u8], at: usize, max: usize) -> usize {
         match t[i - 1] {
             b'\n' => return i,
             b'n' | b'r' if i >= 2 && t[i - 2] == b'\\' => return i,
-            b'.' | b'!' | b'?' if t.get(i).is_some_and(|b| b.is_ascii_whitespace()) => return i,
+            b'.' | b'!' | b'?' if t.get(i).is_some_and(u8::is_ascii_whitespace) => return i,
             _ => {}
         }
         i -= 1;

@@ -16,9 +16,10 @@ pub fn truncate_json(value: &Value, max_bytes: usize) -> (Value, usize, bool) {
         return (value.clone(), bytes.len(), false);
     }
     let budget = max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20;
-    let output = fit(value, budget)
-        .map(|(v, _, _)| v)
-        .unwrap_or_else(|| Value::String(format!("…[+{} bytes]", bytes.len())));
+    let output = fit(value, budget).map_or_else(
+        || Value::String(format!("…[+{} bytes]", bytes.len())),
+        |(v, _, _)| v,
+    );
     let size = json_len(&output);
     (output, size, true)
 }
@@ -29,7 +30,7 @@ fn marker_len(n: usize, what: &str) -> usize {
 }
 
 fn encoded_len<T: Serialize + ?Sized>(v: &T) -> usize {
-    serde_json::to_vec(v).map(|b| b.len()).unwrap_or(usize::MAX)
+    serde_json::to_vec(v).map_or(usize::MAX, |b| b.len())
 }
 
 /// The value cut to at most `budget` bytes: (value, its exact encoded size,
