@@ -19,10 +19,12 @@ const smoke = process.argv.includes('--smoke');
 const RUNS = smoke ? 1 : 7;
 
 const files = [...readdirSync(dist).filter((f) => f.endsWith('.html')), ...readdirSync(path.join(dist, 'assets')).map((f) => `assets/${f}`)];
-const size = Object.fromEntries(files.map((f) => {
-  const bytes = readFileSync(path.join(dist, f));
-  return [f, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }];
-}));
+const size = Object.fromEntries(
+  files.map((f) => {
+    const bytes = readFileSync(path.join(dist, f));
+    return [f, { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }];
+  }),
+);
 const find = (re) => files.filter((f) => re.test(f));
 const sum = (list) => list.reduce((a, f) => a + size[f].gzip, 0);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -55,7 +57,10 @@ try {
       while (Number(document.body.dataset.analyses ?? 0) === before) await new Promise((r) => setTimeout(r, 1));
       out.firstValidation = performance.now() - t0;
       // Per module: compileStreaming alone, then load + first answer through the package.
-      const wasm = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm'));
+      const wasm = performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => n.endsWith('.wasm'));
       const compile = async (re, list) => {
         const u = list.find((n) => re.test(n));
         if (!u) return undefined;
@@ -72,7 +77,10 @@ try {
       await t.loadScreen();
       t.screen('hello');
       out.screenFirstUse = performance.now() - c0;
-      const all = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.wasm'));
+      const all = performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => n.endsWith('.wasm'));
       out.compileTools = await compile(/toolresult_schema_wasm_bg/, all);
       out.compileScreen = await compile(/toolresult_screen_wasm_bg/, all);
       return out;
@@ -87,12 +95,12 @@ try {
 
 const m = (k) => median(samples.map((s) => s[k]));
 const ms = (x) => `${x.toFixed(1)} ms`;
-const version = (await (async () => {
+const version = await (async () => {
   const b = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const v = b.version();
   await b.close();
   return v;
-})());
+})();
 
 const md = `# The package in a browser: first-use cost
 

@@ -15,14 +15,24 @@ function medium() {
     action: 'read_file',
     result: { path: 'src/engine/compute.ts', content: lines.join('\n'), lines: 200, encoding: 'utf-8' },
     artifacts: Array.from({ length: 20 }, (_, i) => ({
-      name: `file${i}.ts`, path: `/workspace/app/src/file${i}.ts`, type: 'file', mime_type: 'text/typescript', size_bytes: 1000 + i, sha256: sha,
+      name: `file${i}.ts`,
+      path: `/workspace/app/src/file${i}.ts`,
+      type: 'file',
+      mime_type: 'text/typescript',
+      size_bytes: 1000 + i,
+      sha256: sha,
     })),
   };
 }
 
 function large() {
   const rows = Array.from({ length: 4200 }, (_, i) => ({
-    id: i, name: `record-${i}`, tags: ['alpha', 'beta', 'gamma'], score: i / 7, active: i % 2 === 0, note: 'lorem ipsum dolor sit amet',
+    id: i,
+    name: `record-${i}`,
+    tags: ['alpha', 'beta', 'gamma'],
+    score: i / 7,
+    active: i % 2 === 0,
+    note: 'lorem ipsum dolor sit amet',
   }));
   return { ...base, result: { rows, total: rows.length } };
 }

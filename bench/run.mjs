@@ -110,7 +110,7 @@ console.log('tool output done');
 
 // Bounding a large output: truncate + sha256 vs Node's crypto hashing alone.
 const MB = 1024 * 1024;
-const bigText = 'lorem ipsum dolor sit amet, consectetur adipiscing elit\n'.repeat(Math.ceil((smoke ? 1.2 : 11) * MB / 56));
+const bigText = 'lorem ipsum dolor sit amet, consectetur adipiscing elit\n'.repeat(Math.ceil(((smoke ? 1.2 : 11) * MB) / 56));
 const hashText = bigText.slice(0, (smoke ? 1 : 10) * MB);
 const bigJson = { rows: Array.from({ length: smoke ? 10_000 : 100_000 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ['a', 'b'], score: i / 3 })) };
 const limit = (smoke ? 1 : 10) * MB;
@@ -125,14 +125,16 @@ const bounding = {
   [`toolresult browser build sha256Hex(${hashText.length / MB} MB string) (wasm)`]: () => webBuild.sha256Hex(hashText),
   [`node crypto sha256 (${hashText.length / MB} MB string)`]: () => createHash('sha256').update(hashText).digest('hex'),
   [`toolresult truncateOutput(${(bigText.length / MB).toFixed(1)} MB text, ${limit / MB} MiB limit)`]: () => truncateOutput(bigText, { maxBytes: limit }),
-  [`toolresult truncateOutput(JSON, ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB → ${limit / MB / 2} MiB)`]: () => truncateOutput(bigJson, { maxBytes: limit / 2 }),
+  [`toolresult truncateOutput(JSON, ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB → ${limit / MB / 2} MiB)`]: () =>
+    truncateOutput(bigJson, { maxBytes: limit / 2 }),
   // What the truncation cannot beat in JS: writing the value out and reading the 5 MiB output back in.
-  [`(JSON.stringify of the ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB value + JSON.parse of a 5 MiB output)`]: () => JSON.parse(JSON.stringify(bigJson).slice(0, 0) + halfJson),
+  [`(JSON.stringify of the ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB value + JSON.parse of a 5 MiB output)`]: () =>
+    JSON.parse(JSON.stringify(bigJson).slice(0, 0) + halfJson),
 };
 const boundBench = new Bench({ time: smoke ? 10 : 3000, warmupTime: smoke ? 5 : 500, iterations: smoke ? 2 : 10 });
 for (const [name, f] of Object.entries(bounding)) boundBench.add(name, f);
 await boundBench.run();
-for (const t of boundBench.tasks) if (t.result?.error || !t.result?.latency) throw new Error(`${t.name}: ${t.result?.error ?? "no result"}`);
+for (const t of boundBench.tasks) if (t.result?.error || !t.result?.latency) throw new Error(`${t.name}: ${t.result?.error ?? 'no result'}`);
 const boundMedians = Object.fromEntries(boundBench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
 console.log('bounding done');
 
@@ -158,10 +160,19 @@ console.log(performance.now() - t0);`;
 }
 const cold = {
   toolresult: coldStart('toolresult', `const t = await import('toolresult'); t.validateAgentResult(text);`),
-  'ajv (compiled)': coldStart('ajv', `const { default: Ajv } = await import('ajv/dist/2020.js'); const { default: f } = await import('ajv-formats'); const a = new Ajv({ allErrors: true }); f(a); a.compile(schema)(JSON.parse(text));`),
-  'zod 4': coldStart('zod', `const { z } = await import('zod'); z.strictObject({ task_id: z.string(), status: z.enum(['success']) }).safeParse(JSON.parse(text));`),
+  'ajv (compiled)': coldStart(
+    'ajv',
+    `const { default: Ajv } = await import('ajv/dist/2020.js'); const { default: f } = await import('ajv-formats'); const a = new Ajv({ allErrors: true }); f(a); a.compile(schema)(JSON.parse(text));`,
+  ),
+  'zod 4': coldStart(
+    'zod',
+    `const { z } = await import('zod'); z.strictObject({ task_id: z.string(), status: z.enum(['success']) }).safeParse(JSON.parse(text));`,
+  ),
   valibot: coldStart('valibot', `const v = await import('valibot'); v.safeParse(v.looseObject({ task_id: v.string() }), JSON.parse(text));`),
-  '@cfworker/json-schema': coldStart('cfworker', `const { Validator } = await import('@cfworker/json-schema'); new Validator(schema, '2020-12', false).validate(JSON.parse(text));`),
+  '@cfworker/json-schema': coldStart(
+    'cfworker',
+    `const { Validator } = await import('@cfworker/json-schema'); new Validator(schema, '2020-12', false).validate(JSON.parse(text));`,
+  ),
   // The floor of this harness: Node's ESM loader importing a module that does nothing.
   '(an empty ES module)': coldStart('empty', `await import('data:text/javascript,export default 0'); JSON.parse(text);`),
 };
@@ -173,19 +184,32 @@ function bundleSize(name, entry) {
   const file = path.join(here, `.bundle-${name.replace(/\W/g, '')}.mjs`);
   writeFileSync(file, entry);
   const out = path.join(dir, 'out.js');
-  const r = spawnSync(path.join(root, 'node_modules/.bin/esbuild'), [file, '--bundle', '--minify', '--format=esm', '--platform=browser', `--outfile=${out}`, '--log-level=error'], { cwd: here, encoding: 'utf8' });
+  const r = spawnSync(
+    path.join(root, 'node_modules/.bin/esbuild'),
+    [file, '--bundle', '--minify', '--format=esm', '--platform=browser', `--outfile=${out}`, '--log-level=error'],
+    { cwd: here, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`esbuild ${name}: ${r.stderr}`);
   const size = gzipSync(readFileSync(out), { level: 9 }).length;
   rmSync(dir, { recursive: true, force: true });
   rmSync(file);
   return size;
 }
-const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), { level: 9 }).length;
-const engineGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_schema_wasm_bg.wasm')), { level: 9 }).length;
+const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), {
+  level: 9,
+}).length;
+const engineGz = gzipSync(
+  readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_schema_wasm_bg.wasm')),
+  { level: 9 },
+).length;
 const sizes = {
   // The bare specifier: esbuild (platform browser) picks the browser build, as a user's bundler does.
-  toolresult: bundleSize('toolresult', `import { init, validateAgentResult } from 'toolresult/web'; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
-  'ajv (compiled)': bundleSize('ajv', `import Ajv from 'ajv/dist/2020.js'; import f from 'ajv-formats'; const a = new Ajv(); f(a); console.log(a.compile({}));`),
+  toolresult:
+    bundleSize('toolresult', `import { init, validateAgentResult } from 'toolresult/web'; await init(); console.log(validateAgentResult('{}'));`) + wasmGz,
+  'ajv (compiled)': bundleSize(
+    'ajv',
+    `import Ajv from 'ajv/dist/2020.js'; import f from 'ajv-formats'; const a = new Ajv(); f(a); console.log(a.compile({}));`,
+  ),
   'zod 4': bundleSize('zod', `import { z } from 'zod'; console.log(z.strictObject({ a: z.string() }).safeParse({}));`),
   valibot: bundleSize('valibot', `import * as v from 'valibot'; console.log(v.safeParse(v.strictObject({ a: v.string() }), {}));`),
   '@cfworker/json-schema': bundleSize('cfworker', `import { Validator } from '@cfworker/json-schema'; console.log(new Validator({}).validate(1));`),
@@ -201,9 +225,15 @@ const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 const lines = [];
 lines.push('# Benchmark results', '');
 lines.push(`Generated by \`npm run bench\` (bench/run.mjs)${smoke ? ' — SMOKE RUN, numbers are not meaningful' : ''}.`, '');
-lines.push(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.arch()}, Node ${process.version}.`, '');
+lines.push(
+  `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.arch()}, Node ${process.version}.`,
+  '',
+);
 lines.push(`Libraries: ${libs.map((l) => `${l} ${version(l)}`).join(', ')}.`, '');
-lines.push(`Each validator gets the JSON string and does its own \`JSON.parse\`; one process, same inputs. Each figure is the median of ${ROUNDS} rounds' medians (p50 of tinybench samples); the order of the tasks rotates from round to round, because this machine's speed drifts over seconds.`, '');
+lines.push(
+  `Each validator gets the JSON string and does its own \`JSON.parse\`; one process, same inputs. Each figure is the median of ${ROUNDS} rounds' medians (p50 of tinybench samples); the order of the tasks rotates from round to round, because this machine's speed drifts over seconds.`,
+  '',
+);
 lines.push('† `validateAgentResult(object)` is given the already parsed object (its JSON.parse is not timed).', '');
 lines.push('## AgentResult envelope validation (median time per call; lower is better)', '');
 const inputNames = Object.keys(inputs);
@@ -247,11 +277,16 @@ lines.push('| library | gzip |', '|---|---:|');
 for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult wasm module alone) | ${(wasmGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult JSON Schema engine module, loaded on first schema use) | ${(engineGz / 1024).toFixed(1)} KiB |`);
-const screenGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_screen_wasm_bg.wasm')), { level: 9 }).length;
+const screenGz = gzipSync(
+  readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_screen_wasm_bg.wasm')),
+  { level: 9 },
+).length;
 lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
 lines.push('| module | what it holds | gzip |', '|---|---|---:|');
 lines.push(`| envelope (\`init()\`) | validation, builders, bounding, sha256, locate | ${(wasmGz / 1024).toFixed(1)} KiB |`);
-lines.push(`| tools (\`loadSchemaEngine()\`) | JSON Schema engine, registry, store, references, conversions, renderers | ${(engineGz / 1024).toFixed(1)} KiB |`);
+lines.push(
+  `| tools (\`loadSchemaEngine()\`) | JSON Schema engine, registry, store, references, conversions, renderers | ${(engineGz / 1024).toFixed(1)} KiB |`,
+);
 lines.push(`| screen (\`loadScreen()\`) | safety screen, result document | ${(screenGz / 1024).toFixed(1)} KiB |`);
 // bench/browser.mjs (run before this script by `npm run bench`) measures the
 // first use in headless Chromium: download, compileStreaming, first answer.
@@ -260,7 +295,7 @@ if (!smoke) {
   const browser = readFileSync(browserFile, 'utf8').split('\n');
   const from = browser.findIndex((l) => l.startsWith('## '));
   lines.push('', `From bench/BROWSER.md (${browser.find((l) => l.startsWith('Measured')) ?? 'headless Chromium'}):`, '');
-  lines.push(...browser.slice(from).map((l) => (l.startsWith('## ') ? '#' + l : l)));
+  lines.push(...browser.slice(from).map((l) => (l.startsWith('## ') ? `#${l}` : l)));
 }
 
 const notesFile = path.join(here, 'NOTES.md');

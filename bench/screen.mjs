@@ -18,16 +18,27 @@ const check = process.argv.includes('--check');
 const smoke = process.argv.includes('--smoke');
 const devFile = process.env.SAFETY_DEV ?? path.resolve(here, '..', '..', 'shared', 'safety-dev', 'corpus.jsonl');
 
-const rot13 = (s) => s.replace(/[A-Za-z]/g, (c) => {
-  const b = c <= 'Z' ? 65 : 97;
-  return String.fromCharCode(b + ((c.charCodeAt(0) - b + 13) % 26));
-});
+const rot13 = (s) =>
+  s.replace(/[A-Za-z]/g, (c) => {
+    const b = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(b + ((c.charCodeAt(0) - b + 13) % 26));
+  });
 const textOf = (it) => it.text ?? rot13(Buffer.from(it.text_rot13_b64, 'base64').toString('utf8'));
 
 const TARGETS = [
   { name: 'secret recall (subset generated)', target: 0.95, kind: 'min', pick: (it) => it.label === 'secret' && it.subset === 'generated' },
-  { name: 'executable_payload recall (subset generated)', target: 0.9, kind: 'min', pick: (it) => it.label === 'executable_payload' && it.subset === 'generated' },
-  { name: 'policy_change + fetch_execute recall (subset template)', target: 0.95, kind: 'min', pick: (it) => (it.label === 'policy_change' || it.label === 'fetch_execute_instruction') && it.subset === 'template' },
+  {
+    name: 'executable_payload recall (subset generated)',
+    target: 0.9,
+    kind: 'min',
+    pick: (it) => it.label === 'executable_payload' && it.subset === 'generated',
+  },
+  {
+    name: 'policy_change + fetch_execute recall (subset template)',
+    target: 0.95,
+    kind: 'min',
+    pick: (it) => (it.label === 'policy_change' || it.label === 'fetch_execute_instruction') && it.subset === 'template',
+  },
   { name: 'hidden_text recall', target: 0.95, kind: 'min', pick: (it) => it.label === 'hidden_text' },
 ];
 
@@ -52,7 +63,9 @@ function quality() {
     if (rate < t.target) failures.push(`${t.name}: ${(rate * 100).toFixed(1)} %`);
   }
   const benignItems = results.filter((r) => r.it.label === 'benign');
-  const secretFp = benignItems.filter((r) => r.report.verdict === 'reject' && r.report.findings.some((f) => f.category === 'secret' && f.action === 'reject')).length / benignItems.length;
+  const secretFp =
+    benignItems.filter((r) => r.report.verdict === 'reject' && r.report.findings.some((f) => f.category === 'secret' && f.action === 'reject')).length /
+    benignItems.length;
   const anyFp = benignItems.filter((r) => r.report.verdict === 'reject').length / benignItems.length;
   rows.push(['benign rejected with a secret finding', benignItems.length, secretFp, '≤ 1 %']);
   rows.push(['benign rejected (any reason)', benignItems.length, anyFp, '≤ 2 %']);
@@ -72,13 +85,25 @@ function quality() {
 
 /** What a team would write instead: gitleaks-style RegExps, secrets only. */
 const REGEXPS = [
-  /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g, /\bgh[pousr]_[A-Za-z0-9]{36}\b/g, /\bgithub_pat_[A-Za-z0-9_]{82}\b/g,
-  /\bglpat-[A-Za-z0-9_-]{20}\b/g, /\bxox[baprs]-[A-Za-z0-9-]{10,}\b/g, /\bsk_live_[A-Za-z0-9]{24,}\b/g,
-  /\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g, /\bsk-ant-api03-[A-Za-z0-9_-]{90,}/g, /\bhf_[A-Za-z0-9]{34}\b/g,
-  /\bnpm_[A-Za-z0-9]{36}\b/g, /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, /\bAIza[A-Za-z0-9_-]{35}\b/g,
-  /\bdop_v1_[a-f0-9]{64}\b/g, /\bshpat_[a-fA-F0-9]{32}\b/g, /-----BEGIN [A-Z ]*PRIVATE KEY-----/g,
-  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g, /[a-z+]+:\/\/[^:\s/]+:[^@\s/]+@/g,
-  /(?:api[_-]?key|secret|token|password)\s*[:=]\s*['"]?[A-Za-z0-9/+_-]{16,}/gi, /\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+\b/g,
+  /\b(AKIA|ASIA)[A-Z0-9]{16}\b/g,
+  /\bgh[pousr]_[A-Za-z0-9]{36}\b/g,
+  /\bgithub_pat_[A-Za-z0-9_]{82}\b/g,
+  /\bglpat-[A-Za-z0-9_-]{20}\b/g,
+  /\bxox[baprs]-[A-Za-z0-9-]{10,}\b/g,
+  /\bsk_live_[A-Za-z0-9]{24,}\b/g,
+  /\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+  /\bsk-ant-api03-[A-Za-z0-9_-]{90,}/g,
+  /\bhf_[A-Za-z0-9]{34}\b/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g,
+  /\bAIza[A-Za-z0-9_-]{35}\b/g,
+  /\bdop_v1_[a-f0-9]{64}\b/g,
+  /\bshpat_[a-fA-F0-9]{32}\b/g,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*/g,
+  /[a-z+]+:\/\/[^:\s/]+:[^@\s/]+@/g,
+  /(?:api[_-]?key|secret|token|password)\s*[:=]\s*['"]?[A-Za-z0-9/+_-]{16,}/gi,
+  /\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+\b/g,
   /\bSK[0-9a-fA-F]{32}\b/g,
 ];
 function regexScan(text) {
@@ -93,7 +118,7 @@ function regexScan(text) {
 function throughput() {
   // ~16 MB of benign tool output: logs, listings, JSON, HTML, prose.
   let text = '';
-  for (let seed = 1; text.length < (smoke ? 200_000 : 16_000_000); seed++) text += benign(() => (seed * 9301 + 49297) % 233280 / 233280).join('\n') + '\n';
+  for (let seed = 1; text.length < (smoke ? 200_000 : 16_000_000); seed++) text += `${benign(() => ((seed * 9301 + 49297) % 233280) / 233280).join('\n')}\n`;
   const bytes = Buffer.byteLength(text);
   const time = (f) => {
     f();
@@ -105,7 +130,9 @@ function throughput() {
   const ms = time(() => screen(text));
   const regexMs = time(() => regexScan(text));
   // Many small results (1 KB each), as an orchestrator screens them.
-  const small = corpus(3).filter((i) => i.label === 'benign').map((i) => i.text.padEnd(1024, ' filler text'));
+  const small = corpus(3)
+    .filter((i) => i.label === 'benign')
+    .map((i) => i.text.padEnd(1024, ' filler text'));
   const smallBytes = small.reduce((a, s) => a + Buffer.byteLength(s), 0);
   const smallMs = time(() => {
     for (const s of small) screen(s);
@@ -122,7 +149,9 @@ function throughput() {
 const q = quality();
 const tp = throughput();
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
-console.log(`throughput: ${tp.mbps.toFixed(1)} MB/s on ${(tp.bytes / 1e6).toFixed(1)} MB of benign text (RegExp scan: ${tp.regexMbps.toFixed(1)} MB/s); 1 KB results: ${tp.smallMbps.toFixed(1)} MB/s, ${tp.smallPerCall.toFixed(1)} µs each`);
+console.log(
+  `throughput: ${tp.mbps.toFixed(1)} MB/s on ${(tp.bytes / 1e6).toFixed(1)} MB of benign text (RegExp scan: ${tp.regexMbps.toFixed(1)} MB/s); 1 KB results: ${tp.smallMbps.toFixed(1)} MB/s, ${tp.smallPerCall.toFixed(1)} µs each`,
+);
 if (q) {
   for (const [name, n, rate, target] of q.rows) console.log(`${name}: ${pct(rate)} of ${n} (target ${target})`);
 }
@@ -130,7 +159,7 @@ if (!smoke) {
   const lines = [
     '# Safety screen: quality and speed',
     '',
-    'Written by `node bench/screen.mjs` (one run; Node ' + process.version + ', this machine: 2 cores). Targets and',
+    `Written by \`node bench/screen.mjs\` (one run; Node ${process.version}, this machine: 2 cores). Targets and`,
     'method: docs/screen.md §9. The development set is `../shared/safety-dev` (2,070 labelled items from public',
     'benchmarks and generators; not part of this repository). A separate, group-disjoint test split with other',
     'templates, goals and credential formats exists elsewhere: expect lower figures there.',
@@ -139,7 +168,15 @@ if (!smoke) {
   if (q) {
     lines.push('## Targets (development set)', '', '| measure | items | result | target |', '|---|---:|---:|---:|');
     for (const [name, n, rate, target] of q.rows) lines.push(`| ${name} | ${n} | ${pct(rate)} | ${target} |`);
-    lines.push('', '## Every label and subset', '', 'Recall for attacks; for `benign`, the share accepted.', '', '| label / subset | items | result |', '|---|---:|---:|');
+    lines.push(
+      '',
+      '## Every label and subset',
+      '',
+      'Recall for attacks; for `benign`, the share accepted.',
+      '',
+      '| label / subset | items | result |',
+      '|---|---:|---:|',
+    );
     for (const [key, s] of [...q.subsets].sort()) lines.push(`| ${key} | ${s.n} | ${pct(s.good / s.n)} |`);
   }
   lines.push(
@@ -155,7 +192,7 @@ if (!smoke) {
   writeFileSync(path.join(here, 'SCREEN.md'), lines.join('\n'));
   console.log('wrote bench/SCREEN.md');
 }
-if (check && q && q.failures.length) {
+if (check && q?.failures.length) {
   console.error(`targets missed on the development set: ${q.failures.join('; ')}`);
   process.exit(1);
 }

@@ -24,25 +24,25 @@ const rawWasm = (name) => path.join(root, 'target', 'wasm32-unknown-unknown', MO
 const tsOnly = process.argv.includes('--ts-only');
 
 if (!tsOnly) {
-step('build: wasm (cargo)');
-for (const profile of new Set(MODULES.map((m) => m.profile))) {
-  const crates = MODULES.filter((m) => m.profile === profile).flatMap((m) => ['-p', m.crate]);
-  run('cargo', ['build', ...crates, '--profile', profile, '--target', 'wasm32-unknown-unknown']);
-}
-
-step('build: wasm-bindgen');
-for (const target of ['nodejs', 'web']) {
-  const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
-  rmSync(out, { recursive: true, force: true });
-  for (const { name } of MODULES) {
-    // The reset function lets the wrapper replace an instance that trapped.
-    run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]);
-    // Debian's binaryen makes modules that fail to load; the npm one is current.
-    const wasm = path.join(out, `${name}_bg.wasm`);
-    run(binPath('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
+  step('build: wasm (cargo)');
+  for (const profile of new Set(MODULES.map((m) => m.profile))) {
+    const crates = MODULES.filter((m) => m.profile === profile).flatMap((m) => ['-p', m.crate]);
+    run('cargo', ['build', ...crates, '--profile', profile, '--target', 'wasm32-unknown-unknown']);
   }
-}
-writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
+
+  step('build: wasm-bindgen');
+  for (const target of ['nodejs', 'web']) {
+    const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
+    rmSync(out, { recursive: true, force: true });
+    for (const { name } of MODULES) {
+      // The reset function lets the wrapper replace an instance that trapped.
+      run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]);
+      // Debian's binaryen makes modules that fail to load; the npm one is current.
+      const wasm = path.join(out, `${name}_bg.wasm`);
+      run(binPath('wasm-opt'), ['-Oz', '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
+    }
+  }
+  writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
 }
 
 step('build: TypeScript');
@@ -82,8 +82,7 @@ console.log('');
 for (const { name } of MODULES) {
   const bytes = readFileSync(path.join(dist, 'node', 'wasm', 'node', `${name}_bg.wasm`));
   console.log(
-    `${name}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` +
-      `(cargo output ${statSync(rawWasm(name)).size} bytes)`,
+    `${name}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` + `(cargo output ${statSync(rawWasm(name)).size} bytes)`,
   );
 }
 

@@ -38,7 +38,22 @@ for (const target of only ? [only] : TARGETS) {
   const seedDirs = existsSync(seeds) ? [seeds] : [path.join(root, 'fuzz', 'seeds', 'envelope')];
   const r = spawnSync(
     'cargo',
-    ['+nightly', 'fuzz', 'run', '-O', '--sanitizer', 'none', target, corpus, ...seedDirs, '--', `-max_total_time=${seconds}`, '-rss_limit_mb=4096', '-max_len=4096', ...extra],
+    [
+      '+nightly',
+      'fuzz',
+      'run',
+      '-O',
+      '--sanitizer',
+      'none',
+      target,
+      corpus,
+      ...seedDirs,
+      '--',
+      `-max_total_time=${seconds}`,
+      '-rss_limit_mb=4096',
+      '-max_len=4096',
+      ...extra,
+    ],
     { cwd: root, env, encoding: 'utf8', maxBuffer: 1 << 28 },
   );
   const log = `${r.stdout}\n${r.stderr}`;

@@ -30,9 +30,7 @@ function markUnknown(node) {
   if (node === null || typeof node !== 'object') return node;
   const out = {};
   for (const [k, v] of Object.entries(node)) {
-    out[k] = k === 'properties' || k === '$defs'
-      ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, markAny(sub)]))
-      : markUnknown(v);
+    out[k] = k === 'properties' || k === '$defs' ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, markAny(sub)])) : markUnknown(v);
   }
   return out;
 }

@@ -9,7 +9,9 @@ import { root, pkgDir, step } from './lib.mjs';
 import { serve } from './serve.mjs';
 
 const dir = path.join(root, 'examples');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 step(`toolresult validate examples/*.json (${files.length} files)`);
 const cli = path.join(pkgDir, 'bin', 'toolresult.cjs');
 const r = spawnSync(process.execPath, [cli, 'validate', ...files.map((f) => path.join('examples', f))], {

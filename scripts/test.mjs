@@ -1,8 +1,11 @@
 // `npm test`: every check, in the order that fails fastest.
 import { existsSync } from 'node:fs';
-import { run, step } from './lib.mjs';
+import { binPath, run, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
+
+step('TypeScript and JavaScript: format and lint (Biome, biome.jsonc)');
+run(binPath('biome'), ['ci', '.']);
 
 step('rust: format');
 run('cargo', ['fmt', '--all', '--check']);
@@ -37,7 +40,26 @@ step('bench: smoke run (proves the benchmark still works; asserts nothing about 
 run(process.execPath, ['bench/run.mjs', '--smoke']);
 
 step('node: the shared suites against the browser build (TOOLRESULT_BUILD=web)');
-const shared = ['tests/node/fixtures.test.mjs', 'tests/node/agreement.test.mjs', 'tests/node/api.test.mjs', 'tests/node/properties.test.mjs', 'tests/node/bound.test.mjs', 'tests/node/schema.test.mjs', 'tests/node/store.test.mjs', 'tests/node/convert.test.mjs', 'tests/node/preview.test.mjs', 'tests/node/render.test.mjs', 'tests/node/dom.test.mjs', 'tests/node/screen.test.mjs', 'tests/node/document.test.mjs', 'tests/node/screen-quality.test.mjs', 'tests/node/locate.test.mjs', 'tests/node/idb-store.test.mjs', 'tests/hostile/', 'tests/conformance/'];
+const shared = [
+  'tests/node/fixtures.test.mjs',
+  'tests/node/agreement.test.mjs',
+  'tests/node/api.test.mjs',
+  'tests/node/properties.test.mjs',
+  'tests/node/bound.test.mjs',
+  'tests/node/schema.test.mjs',
+  'tests/node/store.test.mjs',
+  'tests/node/convert.test.mjs',
+  'tests/node/preview.test.mjs',
+  'tests/node/render.test.mjs',
+  'tests/node/dom.test.mjs',
+  'tests/node/screen.test.mjs',
+  'tests/node/document.test.mjs',
+  'tests/node/screen-quality.test.mjs',
+  'tests/node/locate.test.mjs',
+  'tests/node/idb-store.test.mjs',
+  'tests/hostile/',
+  'tests/conformance/',
+];
 run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT_BUILD: 'web' } });
 
 // Skipped (with a note) when ../shared/safety-dev is absent; the corpus is never copied here.

@@ -44,7 +44,10 @@ async function open(context) {
       globalThis.__violations.push(`${e.violatedDirective}: ${e.blockedURI}`);
     });
   });
-  page.problems = async () => [...problems, ...((await page.evaluate(() => globalThis.__violations ?? []).catch(() => [])) ?? []).map((v) => `CSP violation: ${v}`)];
+  page.problems = async () => [
+    ...problems,
+    ...((await page.evaluate(() => globalThis.__violations ?? []).catch(() => [])) ?? []).map((v) => `CSP violation: ${v}`),
+  ];
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
@@ -75,7 +78,14 @@ const SHAPES = [
   ['convert/anthropic-blocks.json', 'Anthropic tool_result'],
   ['convert/openai-function-call-output.json', 'OpenAI tool output'],
   ['convert/vercel-step-result.json', 'Vercel AI SDK tool part'],
-  [() => JSON.stringify({ role: 'tool', content: [JSON.parse(fixture('convert/vercel-message-json.json')), JSON.parse(fixture('convert/vercel-message-text.json'))] }), 'Vercel AI SDK tool message'],
+  [
+    () =>
+      JSON.stringify({
+        role: 'tool',
+        content: [JSON.parse(fixture('convert/vercel-message-json.json')), JSON.parse(fixture('convert/vercel-message-text.json'))],
+      }),
+    'Vercel AI SDK tool message',
+  ],
 ];
 
 test('every shape the package knows is recognised, normalised and rendered', async () => {
@@ -92,7 +102,11 @@ test('every shape the package knows is recognised, normalised and rendered', asy
 
 test('invalid results: every issue listed with code, pointer and line/column, and highlighted in the source', async () => {
   const page = await open();
-  for (const [file, validate] of [['tool/invalid-metadata-bash.json', toolresult.validateToolResult], ['agent/invalid-unknown-agent-type.json', toolresult.validateAgentResult], ['tool/invalid-duration-mismatch.json', toolresult.validateToolResult]]) {
+  for (const [file, validate] of [
+    ['tool/invalid-metadata-bash.json', toolresult.validateToolResult],
+    ['agent/invalid-unknown-agent-type.json', toolresult.validateAgentResult],
+    ['tool/invalid-duration-mismatch.json', toolresult.validateToolResult],
+  ]) {
     const text = fixture(file);
     assert.equal(await paste(page, text), 'invalid', file);
     const expected = validate(text);
@@ -134,8 +148,16 @@ test('validation runs as you type (debounced), open file (one or many, JSON Line
   await page.waitForTimeout(500);
   assert.equal(await analyses(page), before + 1, 'one validation after typing stops, not one per key');
   assert.equal(await page.getAttribute('#status', 'data-verdict'), 'invalid');
-  await page.getByLabel('Open file').setInputFiles([path.join(root, 'tests/fixtures/tool/valid-success.json'), path.join(root, 'tests/fixtures/tool/invalid-empty.json'), path.join(root, 'tests/fixtures/convert/mcp-text.json')]);
-  await page.waitForFunction(() => document.getElementById('status').dataset.state === 'done' && document.getElementById('status').textContent.startsWith('3 documents'));
+  await page
+    .getByLabel('Open file')
+    .setInputFiles([
+      path.join(root, 'tests/fixtures/tool/valid-success.json'),
+      path.join(root, 'tests/fixtures/tool/invalid-empty.json'),
+      path.join(root, 'tests/fixtures/convert/mcp-text.json'),
+    ]);
+  await page.waitForFunction(
+    () => document.getElementById('status').dataset.state === 'done' && document.getElementById('status').textContent.startsWith('3 documents'),
+  );
   const options = await page.locator('#doc-picker option').allTextContents();
   assert.equal(options.length, 3);
   assert.match(options[0], /ToolResult — valid/);
@@ -170,7 +192,9 @@ test('conversions and truncation agree with the Node build', async () => {
   await paste(page, text);
   const value = JSON.parse(text);
   await page.waitForSelector('#conversions details.conversion');
-  const shapes = await page.locator('#conversions details.conversion').evaluateAll((list) => list.map((d) => [d.dataset.shape, d.querySelector('pre')?.textContent]));
+  const shapes = await page
+    .locator('#conversions details.conversion')
+    .evaluateAll((list) => list.map((d) => [d.dataset.shape, d.querySelector('pre')?.textContent]));
   assert.equal(shapes.length, 6);
   const byName = Object.fromEntries(shapes);
   assert.deepEqual(JSON.parse(byName['MCP CallToolResult (2025-11-25)']), toolresult.toMcpCallToolResult(value, { revision: '2025-11-25' }));
@@ -267,7 +291,10 @@ test('output schema check loads the engine on demand and locates each issue in t
   assert.equal(await page.getAttribute('#schema-result', 'data-verdict'), 'invalid');
   const items = await page.locator('#schema-result li').allTextContents();
   assert.equal(items.length, 2);
-  assert.ok(items.some((i) => /^\/temperature \(line 2, column 18\)/.test(i)), items.join('\n'));
+  assert.ok(
+    items.some((i) => /^\/temperature \(line 2, column 18\)/.test(i)),
+    items.join('\n'),
+  );
   await page.getByLabel('Output JSON').fill('{"temperature": 21, "unit": "C"}');
   await page.getByRole('button', { name: 'Check output' }).click();
   await page.waitForSelector('#schema-result[data-verdict="valid"]');
@@ -306,7 +333,10 @@ test('a 20 MB paste is validated in the worker with no main-thread long task ove
   const status = await page.textContent('#status');
   assert.match(status, /^1 document \(19\.\d MB\) validated in [\d.]+ ms: all valid\. The text box shows its first 256\.0 KB\.$/);
   assert.equal((await page.inputValue('#source')).length, 256 * 1024, 'the text box holds the start of the paste');
-  assert.ok(longTasks.every((d) => d <= 200), `long tasks: ${longTasks.map((d) => Math.round(d)).join(', ')} ms`);
+  assert.ok(
+    longTasks.every((d) => d <= 200),
+    `long tasks: ${longTasks.map((d) => Math.round(d)).join(', ')} ms`,
+  );
   assert.match(await page.textContent('#render-out'), /Large input/);
   await clean(page);
 });
@@ -318,7 +348,8 @@ test('keyboard reachable, named controls, and no serious or critical axe-core vi
     await page.keyboard.press('Tab');
     reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim()));
   }
-  for (const id of ['Validate', 'Catalog', 'History', 'source', 'file', 'validate']) assert.ok(reached.has(id), `${id} is reachable by Tab (${[...reached].join(', ')})`);
+  for (const id of ['Validate', 'Catalog', 'History', 'source', 'file', 'validate'])
+    assert.ok(reached.has(id), `${id} is reachable by Tab (${[...reached].join(', ')})`);
   assert.equal(await page.getByRole('textbox', { name: 'Result JSON' }).count(), 1);
   assert.equal(await page.getByLabel('Open file').count(), 1);
   assert.equal(await page.getByRole('region', { name: 'Issues' }).count(), 1);
@@ -340,7 +371,9 @@ test('keyboard reachable, named controls, and no serious or critical axe-core vi
       await axePage.getByRole('button', { name: 'Validate now' }).click();
       await axePage.waitForFunction(() => document.getElementById('status').dataset.state === 'done');
     }
-    const violations = await axePage.evaluate(async () => (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })));
+    const violations = await axePage.evaluate(async () =>
+      (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })),
+    );
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(serious, [], `${view}: ${JSON.stringify(serious)}`);
   }

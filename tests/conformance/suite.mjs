@@ -109,7 +109,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const draft of DRAFTS) {
     const results = runDraft(toolresult, draft, documents);
     const s = summarize(results);
-    console.log(`${draft.dir}: required ${s.required.passed} passed, ${s.required.failed} failed; optional ${s.optional.passed} passed, ${s.optional.failed} failed; ${s.skipped} of the failures on the skip list`);
+    console.log(
+      `${draft.dir}: required ${s.required.passed} passed, ${s.required.failed} failed; optional ${s.optional.passed} passed, ${s.optional.failed} failed; ${s.skipped} of the failures on the skip list`,
+    );
     for (const r of s.unexpected) console.log(`  FAIL ${r.id}: ${r.detail}`);
     for (const id of s.stale) console.log(`  STALE SKIP (passes now) ${id}`);
   }

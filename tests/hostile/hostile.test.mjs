@@ -84,8 +84,14 @@ test('a trap of the schema engine restarts it; compiled schemas and registries k
   assert.equal(runtime.trapCount(), before + 1);
   // Made before the trap, rebuilt from their kept source on next use.
   assert.equal(schema.isValid({ a: 1 }), true);
-  assert.deepEqual(schema.validate({}).map((i) => i.code), ['required']);
-  assert.deepEqual(registry.validateOutput('t', 'x').issues.map((i) => i.code), ['type']);
+  assert.deepEqual(
+    schema.validate({}).map((i) => i.code),
+    ['required'],
+  );
+  assert.deepEqual(
+    registry.validateOutput('t', 'x').issues.map((i) => i.code),
+    ['type'],
+  );
   assert.deepEqual(registry.names(), ['t']);
   // The envelope module was not affected.
   assertAlive();

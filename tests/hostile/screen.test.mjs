@@ -13,12 +13,18 @@ function assertAlive() {
   assert.equal(screen('All tests passed.').verdict, 'accept', 'the screen stopped working');
 }
 
-for (const [kind, cases, run] of [['screen', screenCases, screen], ['document', documentCases, parseResultDocument]]) {
+for (const [kind, cases, run] of [
+  ['screen', screenCases, screen],
+  ['document', documentCases, parseResultDocument],
+]) {
   for (const c of cases) {
     test(`hostile ${kind}: ${c.name}`, { timeout: 60_000 }, () => {
       const input = c.input();
       if (c.throws) {
-        assert.throws(() => run(input), (e) => e instanceof ToolResultError && e.code === c.throws && e.issues.length > 0);
+        assert.throws(
+          () => run(input),
+          (e) => e instanceof ToolResultError && e.code === c.throws && e.issues.length > 0,
+        );
       } else {
         const r = run(input);
         assert.ok(c.expect(r), JSON.stringify(r.issues?.slice(0, 3) ?? r.findings?.slice(0, 3)));

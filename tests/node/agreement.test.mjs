@@ -41,11 +41,7 @@ for (const c of cases) {
     const r = ours[c.kind](text);
     const shapeIssues = r.ok ? [] : r.issues.filter((i) => level[i.code] !== 'meaning');
     const ajvValid = check[c.kind](parsed.value);
-    assert.equal(
-      ajvValid,
-      shapeIssues.length === 0,
-      `ajv: ${JSON.stringify(check[c.kind].errors)}\nours: ${JSON.stringify(shapeIssues)}`,
-    );
+    assert.equal(ajvValid, shapeIssues.length === 0, `ajv: ${JSON.stringify(check[c.kind].errors)}\nours: ${JSON.stringify(shapeIssues)}`);
   });
 }
 

@@ -52,7 +52,10 @@ describe('parse', () => {
     assert.deepEqual(brief(caught.issues), ['/error missing_error']);
     assert.match(caught.message, /\/error: status `failed` requires/);
     assert.ok(caught.stack.includes('ToolResultError'));
-    assert.throws(() => parseToolResult('{'), (e) => e.code === 'invalid_tool_result' && e.issues[0].code === 'invalid_json');
+    assert.throws(
+      () => parseToolResult('{'),
+      (e) => e.code === 'invalid_tool_result' && e.issues[0].code === 'invalid_json',
+    );
   });
 });
 
@@ -120,7 +123,10 @@ describe('createSuccess / createFailure', () => {
         want,
       );
     }
-    assert.throws(() => createSuccess(null), (e) => e.code === 'invalid_spec');
+    assert.throws(
+      () => createSuccess(null),
+      (e) => e.code === 'invalid_spec',
+    );
     assertAlive();
   });
 });
@@ -128,11 +134,19 @@ describe('createSuccess / createFailure', () => {
 describe('statusInfo', () => {
   test('tool statuses keep their seed codes and categories', () => {
     const expected = {
-      success: [0, 'success'], timeout: [1, 'termination'], cancelled: [2, 'termination'],
-      requires_confirmation: [3, 'termination'], permission_denied: [10, 'authorization'],
-      license_required: [11, 'authorization'], validation_error: [20, 'validation'],
-      output_validation_failed: [21, 'validation'], failed: [30, 'execution'], tool_not_found: [31, 'execution'],
-      rate_limited: [32, 'execution'], sandbox_error: [40, 'sandbox'], security_violation: [41, 'sandbox'],
+      success: [0, 'success'],
+      timeout: [1, 'termination'],
+      cancelled: [2, 'termination'],
+      requires_confirmation: [3, 'termination'],
+      permission_denied: [10, 'authorization'],
+      license_required: [11, 'authorization'],
+      validation_error: [20, 'validation'],
+      output_validation_failed: [21, 'validation'],
+      failed: [30, 'execution'],
+      tool_not_found: [31, 'execution'],
+      rate_limited: [32, 'execution'],
+      sandbox_error: [40, 'sandbox'],
+      security_violation: [41, 'sandbox'],
       resource_limit_exceeded: [42, 'sandbox'],
     };
     for (const [name, [code, category]] of Object.entries(expected)) {
@@ -150,8 +164,14 @@ describe('statusInfo', () => {
     assert.deepEqual(statusInfo('running', 'agent'), { code: null, category: 'in_progress', success: false, terminal: false, retryable: false });
     assert.equal(statusInfo('queued').category, 'in_progress');
     assert.equal(statusInfo('failed', 'agent').code, 30);
-    assert.throws(() => statusInfo('running', 'tool'), (e) => e.code === 'unknown_status');
-    assert.throws(() => statusInfo('exploded'), (e) => e instanceof ToolResultError && e.code === 'unknown_status');
+    assert.throws(
+      () => statusInfo('running', 'tool'),
+      (e) => e.code === 'unknown_status',
+    );
+    assert.throws(
+      () => statusInfo('exploded'),
+      (e) => e instanceof ToolResultError && e.code === 'unknown_status',
+    );
   });
 });
 
@@ -181,7 +201,11 @@ describe('options', () => {
 
   test('bad options throw invalid_options', () => {
     for (const bad of [{ maxDepth: 0 }, { maxDepth: 1000 }, { maxIssues: 0 }, { nope: true }, { maxBytes: 'big' }, { durationToleranceMs: -1 }]) {
-      assert.throws(() => validateAgentResult(agentText, bad), (e) => e instanceof ToolResultError && e.code === 'invalid_options', JSON.stringify(bad));
+      assert.throws(
+        () => validateAgentResult(agentText, bad),
+        (e) => e instanceof ToolResultError && e.code === 'invalid_options',
+        JSON.stringify(bad),
+      );
     }
     assertAlive();
   });
@@ -210,7 +234,7 @@ describe('bad input never crashes and is never silently changed', () => {
     ['a class instance', wrap({ c: new (class Point {})() }), '/result/c unsupported_value'],
     ['a lone surrogate in a string', wrap({ s: 'a\uD800' }), '/result/s lone_surrogate'],
     // The key itself has no UTF-8 form, so the issue points at its object.
-    ['a lone surrogate in a key', wrap({ ['k\uDC00']: 1 }), '/result lone_surrogate'],
+    ['a lone surrogate in a key', wrap({ 'k\uDC00': 1 }), '/result lone_surrogate'],
   ];
   for (const [name, input, want] of cases) {
     test(name, () => {
@@ -232,7 +256,12 @@ describe('bad input never crashes and is never silently changed', () => {
     inner.list[1].back = inner;
     assert.deepEqual(brief(validateAgentResult(wrap({ a: { b: inner } })).issues), ['/result/a/b/list/1/back cyclic_value']);
     const getter = { first: { x: { y: [1, 2] } } };
-    Object.defineProperty(getter, 'second', { enumerable: true, get() { throw new Error('boom'); } });
+    Object.defineProperty(getter, 'second', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
     const r = validateAgentResult(wrap(getter));
     assert.deepEqual(brief(r.issues), ['/result/second unsupported_value']);
     assert.match(r.issues[0].message, /boom/);
@@ -257,8 +286,8 @@ describe('bad input never crashes and is never silently changed', () => {
     const cases = [
       ['', 'invalid_json'],
       [' \n\t ', 'invalid_json'],
-      ['\uFEFF' + agentText, 'invalid_json'],
-      [agentText + ' x', 'invalid_json'],
+      [`\uFEFF${agentText}`, 'invalid_json'],
+      [`${agentText} x`, 'invalid_json'],
       [agentText.replace('"framework": "next"', '"framework": 1e400'), 'number_out_of_range'],
       [agentText.replace('"tokens_used": 1830', '"tokens_used": -9007199254740993'), 'unsafe_integer'],
       [agentText.replace('"framework": "next"', '"framework": NaN'), 'invalid_json'],
@@ -277,6 +306,7 @@ describe('bad input never crashes and is never silently changed', () => {
     assert.equal(r.ok, true);
     assert.equal(Object.getPrototypeOf(r.value.result), Object.prototype);
     assert.ok(Object.hasOwn(r.value.result, '__proto__'));
+    // biome-ignore lint/suspicious/noProto: the result's own "__proto__" key, not the prototype
     assert.deepEqual(r.value.result.__proto__, { polluted: true });
     assert.equal({}.polluted, undefined);
     const again = validateAgentResult(r.value);

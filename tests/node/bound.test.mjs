@@ -10,13 +10,21 @@ import { toolresult } from './helpers.mjs';
 const { ToolResultError, capLines, preview, sha256Hex, truncateOutput } = toolresult;
 const nodeSha = (x) => createHash('sha256').update(x).digest('hex');
 const utf8Len = (s) => Buffer.byteLength(s, 'utf8');
-const safeJson = fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.parse(JSON.stringify(v, (_, x) => (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x) ? 1 : x))));
+const safeJson = fc
+  .jsonValue({ maxDepth: 4 })
+  .map((v) => JSON.parse(JSON.stringify(v, (_, x) => (typeof x === 'number' && Number.isInteger(x) && !Number.isSafeInteger(x) ? 1 : x))));
 
 test('sha256Hex equals Node crypto on strings and bytes', () => {
-  fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => sha256Hex(s) === nodeSha(s)), { numRuns: 500 });
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (b) => sha256Hex(b) === nodeSha(b)), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme' }), (s) => sha256Hex(s) === nodeSha(s)),
+    { numRuns: 500 },
+  );
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 5000 }), (b) => sha256Hex(b) === nodeSha(b)),
+    { numRuns: 300 },
+  );
   assert.equal(sha256Hex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-  const big = 'x'.repeat(3 * 1024 * 1024) + 'é';
+  const big = `${'x'.repeat(3 * 1024 * 1024)}é`;
   assert.equal(sha256Hex(big), nodeSha(big));
   assert.equal(sha256Hex('a\uD800b'), nodeSha('a\uD800b'), 'lone surrogates are hashed as Node hashes them (U+FFFD)');
 });
@@ -46,20 +54,24 @@ test('text truncation: bounded, a UTF-8 prefix, sha256 of the whole', () => {
 // (A top-level string is text, covered above.)
 test('JSON truncation: bounded, valid JSON, untouched when it fits', () => {
   fc.assert(
-    fc.property(safeJson.filter((v) => typeof v !== 'string'), fc.integer({ min: 64, max: 800 }), (v, maxBytes) => {
-      const full = JSON.stringify(v);
-      const r = truncateOutput(v, { maxBytes });
-      const text = JSON.stringify(r.output);
-      assert.ok(utf8Len(text) <= maxBytes, `${utf8Len(text)} > ${maxBytes}`);
-      // Sizes are those of the output as JSON.stringify writes it: exact.
-      assert.equal(r.size, utf8Len(text));
-      assert.equal(r.sha256, nodeSha(full));
-      if (r.output_truncated) assert.ok(utf8Len(text) * 20 <= maxBytes * 19, 'at most 95 % of the limit');
-      assert.equal(r.original_size, utf8Len(full));
-      assert.equal(r.output_truncated, utf8Len(full) > maxBytes);
-      if (!r.output_truncated) assert.deepEqual(r.output, JSON.parse(full));
-      assert.deepEqual(JSON.parse(text), r.output);
-    }),
+    fc.property(
+      safeJson.filter((v) => typeof v !== 'string'),
+      fc.integer({ min: 64, max: 800 }),
+      (v, maxBytes) => {
+        const full = JSON.stringify(v);
+        const r = truncateOutput(v, { maxBytes });
+        const text = JSON.stringify(r.output);
+        assert.ok(utf8Len(text) <= maxBytes, `${utf8Len(text)} > ${maxBytes}`);
+        // Sizes are those of the output as JSON.stringify writes it: exact.
+        assert.equal(r.size, utf8Len(text));
+        assert.equal(r.sha256, nodeSha(full));
+        if (r.output_truncated) assert.ok(utf8Len(text) * 20 <= maxBytes * 19, 'at most 95 % of the limit');
+        assert.equal(r.original_size, utf8Len(full));
+        assert.equal(r.output_truncated, utf8Len(full) > maxBytes);
+        if (!r.output_truncated) assert.deepEqual(r.output, JSON.parse(full));
+        assert.deepEqual(JSON.parse(text), r.output);
+      },
+    ),
     { numRuns: 500 },
   );
 });
@@ -74,9 +86,18 @@ test('JSON truncation examples: markers say what is missing', () => {
   const d = truncateOutput('x'.repeat(11 * 1024 * 1024));
   assert.equal(d.output_truncated, true);
   assert.ok(d.size <= 10 * 1024 * 1024, 'default limit is 10 MiB');
-  assert.throws(() => truncateOutput('ok', { maxBytes: -1 }), (e) => e instanceof ToolResultError && e.code === 'invalid_options');
-  assert.throws(() => truncateOutput({ n: NaN }), (e) => e.code === 'invalid_output' && e.issues[0].code === 'non_finite_number');
-  assert.throws(() => truncateOutput('a\uD800'), (e) => e.code === 'invalid_output' && e.issues[0].code === 'lone_surrogate');
+  assert.throws(
+    () => truncateOutput('ok', { maxBytes: -1 }),
+    (e) => e instanceof ToolResultError && e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => truncateOutput({ n: NaN }),
+    (e) => e.code === 'invalid_output' && e.issues[0].code === 'non_finite_number',
+  );
+  assert.throws(
+    () => truncateOutput('a\uD800'),
+    (e) => e.code === 'invalid_output' && e.issues[0].code === 'lone_surrogate',
+  );
 });
 
 test('JSON truncation measures numbers as JavaScript writes them (1e+21, 1e-7, -0 as 0)', () => {
@@ -124,18 +145,25 @@ test('capLines keeps the first lines and names how many were dropped', () => {
 
 test('previews keep whole lines within maxChars', () => {
   fc.assert(
-    fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/\n/g, ' ')), { maxLength: 20 }), fc.integer({ min: 1, max: 300 }), (lines, maxChars) => {
-      const text = lines.join('\n');
-      const r = preview(text, { maxChars });
-      assert.ok([...r.text].length <= maxChars);
-      const firstLine = text.split('\n')[0];
-      if (!r.truncated) assert.equal(r.text, text);
-      else if ([...firstLine].length > maxChars) assert.ok(firstLine.startsWith(r.text.replace(/… \(line truncated\)$/, '')));
-      else {
-        assert.ok(text.startsWith(r.text));
-        assert.ok(r.text.endsWith('\n') || text.slice(r.text.length).startsWith('\n'));
-      }
-    }),
+    fc.property(
+      fc.array(
+        fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/\n/g, ' ')),
+        { maxLength: 20 },
+      ),
+      fc.integer({ min: 1, max: 300 }),
+      (lines, maxChars) => {
+        const text = lines.join('\n');
+        const r = preview(text, { maxChars });
+        assert.ok([...r.text].length <= maxChars);
+        const firstLine = text.split('\n')[0];
+        if (!r.truncated) assert.equal(r.text, text);
+        else if ([...firstLine].length > maxChars) assert.ok(firstLine.startsWith(r.text.replace(/… \(line truncated\)$/, '')));
+        else {
+          assert.ok(text.startsWith(r.text));
+          assert.ok(r.text.endsWith('\n') || text.slice(r.text.length).startsWith('\n'));
+        }
+      },
+    ),
     { numRuns: 500 },
   );
   assert.deepEqual(preview('one\ntwo\nthree\n', { maxChars: 9 }), { text: 'one\ntwo\n', truncated: true });

@@ -35,7 +35,10 @@ test('--json prints a machine-readable report', () => {
   assert.equal(report.length, 1);
   assert.equal(report[0].kind, 'tool');
   assert.equal(report[0].ok, false);
-  assert.deepEqual(report[0].issues.map((i) => [i.path, i.code]), [['/metadata/completed_at', 'time_order']]);
+  assert.deepEqual(
+    report[0].issues.map((i) => [i.path, i.code]),
+    [['/metadata/completed_at', 'time_order']],
+  );
 });
 
 test('--kind forces the envelope; "-" reads stdin', () => {
@@ -70,7 +73,10 @@ test('normalize: a TaskResult, an AgentMessage and an MCP result become valid en
   const v = cli(['validate', '--kind', 'agent', '-'], task.stdout);
   assert.equal(v.status, 0, v.stdout);
 
-  const message = cli(['normalize', '--from', 'agent-message', '--context={"agent_type":"scaffold","action":"build"}', '-'], readFileSync(fx('convert/agent-message-task-result.json'), 'utf8'));
+  const message = cli(
+    ['normalize', '--from', 'agent-message', '--context={"agent_type":"scaffold","action":"build"}', '-'],
+    readFileSync(fx('convert/agent-message-task-result.json'), 'utf8'),
+  );
   assert.equal(message.status, 0, message.stderr);
   assert.equal(JSON.parse(message.stdout).agent_id, 'scaffold-agent-1');
 
@@ -99,7 +105,7 @@ test('render: text, ansi and html; hostile output stays inert; usage errors exit
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, readFileSync(fx('render/valid-metadata-file-edit.txt'), 'utf8'));
   const ansi = cli(['render', '--format', 'ansi', fx('tool/valid-metadata-file-edit.json')]);
-  assert.match(ansi.stdout, /\x1b\[32m  \+    let name = "world";\x1b\[0m/);
+  assert.match(ansi.stdout, /\x1b\[32m {2}\+ {4}let name = "world";\x1b\[0m/);
   const hostile = JSON.parse(readFileSync(fx('tool/valid-metadata-bash.json'), 'utf8'));
   hostile.tool_metadata.stdout = '</pre><script>alert(1)</script>\x1b]0;t\x07';
   const html = cli(['render', '--format', 'html', '-'], JSON.stringify(hostile));
@@ -107,7 +113,10 @@ test('render: text, ansi and html; hostile output stays inert; usage errors exit
   assert.match(html.stdout, /^<pre class="tool-result" data-status="success">/);
   assert.ok(!html.stdout.includes('<script>') && html.stdout.includes('&lt;/pre&gt;&lt;script&gt;'));
   assert.ok(!html.stdout.includes('\x1b'));
-  assert.match(cli(['render', '--collapsed', fx('tool/valid-metadata-file-read.json')]).stdout, /^✓ success Read file: src\/main.py \(200 lines\)\n  import os/);
+  assert.match(
+    cli(['render', '--collapsed', fx('tool/valid-metadata-file-read.json')]).stdout,
+    /^✓ success Read file: src\/main.py \(200 lines\)\n {2}import os/,
+  );
   assert.equal(cli(['render', '--format', 'pdf', fx('tool/valid-success.json')]).status, 2);
   assert.equal(cli(['render', '--width', '5', fx('tool/valid-success.json')]).status, 2);
   assert.equal(cli(['render', fx('tool/invalid-empty.json')]).status, 1);

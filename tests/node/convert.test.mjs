@@ -31,9 +31,12 @@ const mcpDef = (rev, def) => {
 
 function run(c, input = read(c.file)) {
   switch (c.from) {
-    case 'auto': return t.normalizeAgentResult(input, c.context);
-    case 'task-result': return t.migrateTaskResult(input, c.context);
-    case 'agent-message': return t.normalizeAgentResult(input, c.context);
+    case 'auto':
+      return t.normalizeAgentResult(input, c.context);
+    case 'task-result':
+      return t.migrateTaskResult(input, c.context);
+    case 'agent-message':
+      return t.normalizeAgentResult(input, c.context);
     default: {
       const from = { mcp: t.fromMcpCallToolResult, anthropic: t.fromAnthropicToolResult, openai: t.fromOpenAIToolOutput, vercel: t.fromVercelToolPart }[c.from];
       const context = { ...c.context, ...(c.revision && { revision: c.revision }), ...(c.as && { as: c.as }) };
@@ -72,7 +75,12 @@ for (const c of cases) {
 test('migration drops nothing: errors, next_stage, unknown fields and metrics, wrapper fields all have a home', () => {
   const ctx = { agent_id: 'a1', agent_type: 'scaffold', action: 'build', timestamp: '2026-11-22T10:00:00Z' };
   const failure = t.migrateTaskResult(read('task-result-failure.json'), ctx);
-  assert.deepEqual(failure.value.error, { code: 'TASK_FAILED', message: 'npm install failed; exit code 1', details: { errors: ['npm install failed', 'exit code 1'] }, retryable: false });
+  assert.deepEqual(failure.value.error, {
+    code: 'TASK_FAILED',
+    message: 'npm install failed; exit code 1',
+    details: { errors: ['npm install failed', 'exit code 1'] },
+    retryable: false,
+  });
   const partial = t.migrateTaskResult(read('task-result-partial.json'), ctx);
   assert.match(partial.value.warnings[0], /partial/);
   assert.deepEqual(partial.value.warnings.slice(1), ['2 e2e tests failed']);
@@ -175,8 +183,14 @@ test('MCP: ToolResults built here become valid CallToolResults in both revisions
   assert.deepEqual(t.toMcpCallToolResult(results[4], { revision: '2026-07-28' }).structuredContent, [1, 2, 3], '2026-07-28: any JSON value');
   assert.deepEqual(t.toMcpCallToolResult(results[1], { revision: '2026-07-28' }).structuredContent, 'plain text');
   assert.equal(t.toMcpCallToolResult(results[0], { revision: '2026-07-28' }).resultType, 'complete');
-  assert.throws(() => t.toMcpCallToolResult(results[0], { revision: '1999-01-01' }), (e) => e.code === 'invalid_options' && /2025-11-25, 2026-07-28/.test(e.message));
-  assert.throws(() => t.toMcpCallToolResult({ status: 'success' }), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => t.toMcpCallToolResult(results[0], { revision: '1999-01-01' }),
+    (e) => e.code === 'invalid_options' && /2025-11-25, 2026-07-28/.test(e.message),
+  );
+  assert.throws(
+    () => t.toMcpCallToolResult({ status: 'success' }),
+    (e) => e.code === 'invalid_tool_result',
+  );
 });
 
 test('Anthropic: tool_result blocks both ways; binary the API cannot hold becomes a note, never inlined', () => {
@@ -198,7 +212,10 @@ test('Anthropic: tool_result blocks both ways; binary the API cannot hold become
   assert.match(block.content[5].text, /resource omitted: application\/octet-stream/);
   const structured = t.createSuccess({ input: { tool_name: 'w', tool_call_id: 'toolu_1' }, output: { b: 1, a: [2] } });
   assert.deepEqual(t.toAnthropicToolResult(structured), { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"b":1,"a":[2]}' });
-  assert.throws(() => t.toAnthropicToolResult(t.createSuccess({ input: { tool_name: 'w' } })), (e) => e.issues[0].path === '/input/tool_call_id');
+  assert.throws(
+    () => t.toAnthropicToolResult(t.createSuccess({ input: { tool_name: 'w' } })),
+    (e) => e.issues[0].path === '/input/tool_call_id',
+  );
 });
 
 test('OpenAI: function_call_output and Chat tool messages both ways', () => {
@@ -209,9 +226,22 @@ test('OpenAI: function_call_output and Chat tool messages both ways', () => {
   assert.deepEqual(t.toOpenAIFunctionCallOutput(tr), fco);
   const chat = read('openai-chat-tool.json');
   assert.deepEqual(t.toOpenAIChatToolMessage(t.fromOpenAIToolOutput(chat, { tool_name: 'get_weather' })), chat);
-  const failed = t.createFailure({ input: { tool_name: 'w', tool_call_id: 'call_f' }, status: 'permission_denied', error_code: 'EACCES', error_message: 'no access' });
+  const failed = t.createFailure({
+    input: { tool_name: 'w', tool_call_id: 'call_f' },
+    status: 'permission_denied',
+    error_code: 'EACCES',
+    error_message: 'no access',
+  });
   assert.deepEqual(t.toOpenAIChatToolMessage(failed), { role: 'tool', tool_call_id: 'call_f', content: 'Error [EACCES]: no access' });
-  const withImage = t.fromMcpCallToolResult({ content: [{ type: 'text', text: 'see' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] }, { tool_name: 's', tool_call_id: 'call_i' });
+  const withImage = t.fromMcpCallToolResult(
+    {
+      content: [
+        { type: 'text', text: 'see' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+    },
+    { tool_name: 's', tool_call_id: 'call_i' },
+  );
   const out = t.toOpenAIFunctionCallOutput(withImage).output;
   assert.match(out, /^see\n\[image omitted: image\/png/);
 });
@@ -234,7 +264,10 @@ test('MCP: every fixture for a difference between the revisions is what the ship
     ['mcp-tool-2026-array-output.json', 'Tool', false, true],
   ];
   for (const [file, def, v2025, v2026] of expectations) {
-    for (const [rev, expected] of [['2025-11-25', v2025], ['2026-07-28', v2026]]) {
+    for (const [rev, expected] of [
+      ['2025-11-25', v2025],
+      ['2026-07-28', v2026],
+    ]) {
       if (expected === null) continue; // the revision has no such definition
       assert.equal(mcpDef(rev, def).validate(read(file)).length === 0, expected, `${file} as ${rev} ${def}`);
     }
@@ -243,11 +276,23 @@ test('MCP: every fixture for a difference between the revisions is what the ship
   const ctx = { tool_name: 'list_users' };
   const array = read('mcp-2026-structured-array.json');
   assert.deepEqual(t.fromMcpCallToolResult(array, ctx).output, array.structuredContent, 'any value without a revision');
-  assert.throws(() => t.fromMcpCallToolResult(array, { ...ctx, revision: '2025-11-25' }), (e) => e.issues[0].path === '/structuredContent' && /2025-11-25/.test(e.issues[0].message));
-  assert.throws(() => t.fromMcpCallToolResult(read('invalid-mcp-2026-input-required.json'), ctx), (e) => /input_required/.test(e.issues[0].message));
-  assert.throws(() => t.fromMcpCallToolResult(read('invalid-mcp-2025-create-task-result.json'), ctx), (e) => /CreateTaskResult/.test(e.issues[0].message));
+  assert.throws(
+    () => t.fromMcpCallToolResult(array, { ...ctx, revision: '2025-11-25' }),
+    (e) => e.issues[0].path === '/structuredContent' && /2025-11-25/.test(e.issues[0].message),
+  );
+  assert.throws(
+    () => t.fromMcpCallToolResult(read('invalid-mcp-2026-input-required.json'), ctx),
+    (e) => /input_required/.test(e.issues[0].message),
+  );
+  assert.throws(
+    () => t.fromMcpCallToolResult(read('invalid-mcp-2025-create-task-result.json'), ctx),
+    (e) => /CreateTaskResult/.test(e.issues[0].message),
+  );
   assert.equal(t.fromMcpCallToolResult(read('mcp-text.json'), { ...ctx, revision: '2026-07-28' }).status, 'success', 'no resultType reads as complete');
-  assert.throws(() => t.fromMcpCallToolResult(read('mcp-text.json'), { ...ctx, revision: '2030-01-01' }), (e) => e.code === 'invalid_options');
+  assert.throws(
+    () => t.fromMcpCallToolResult(read('mcp-text.json'), { ...ctx, revision: '2030-01-01' }),
+    (e) => e.code === 'invalid_options',
+  );
   const meta = t.fromMcpCallToolResult(read('mcp-2026-server-info-meta.json'), ctx).meta;
   assert.deepEqual(meta['io.modelcontextprotocol/serverInfo'], { name: 'weather-server', version: '2.1.0' });
   // Tool definitions of either revision register; fields we do not interpret are kept.
@@ -256,12 +301,23 @@ test('MCP: every fixture for a difference between the revisions is what the ship
   assert.deepEqual(tools.get('render_video').execution, { taskSupport: 'optional' });
   assert.deepEqual(tools.validateMcpResult('list_users', array), { ok: true, issues: [] });
   const bad = tools.validateMcpResult('list_users', { ...array, structuredContent: [{ id: 'x' }] });
-  assert.deepEqual(bad.issues.map((i) => i.path), ['/0', '/0/id']);
+  assert.deepEqual(
+    bad.issues.map((i) => i.path),
+    ['/0', '/0/id'],
+  );
   tools.free();
 });
 
 test('Vercel AI SDK: tool-message parts and step-content parts both ways', () => {
-  const message = ['vercel-message-json.json', 'vercel-message-text.json', 'vercel-message-content.json', 'vercel-message-error-text.json', 'vercel-message-error-json.json', 'vercel-message-denied.json', 'vercel-message-provider-options.json'];
+  const message = [
+    'vercel-message-json.json',
+    'vercel-message-text.json',
+    'vercel-message-content.json',
+    'vercel-message-error-text.json',
+    'vercel-message-error-json.json',
+    'vercel-message-denied.json',
+    'vercel-message-provider-options.json',
+  ];
   for (const f of message) {
     const part = read(f);
     const tr = t.fromVercelToolPart(part);
@@ -275,7 +331,12 @@ test('Vercel AI SDK: tool-message parts and step-content parts both ways', () =>
     assert.deepEqual(t.toVercelToolPart(tr, { as: 'step-content' }), part, f);
   }
   const failed = t.fromVercelToolPart(read('vercel-step-error.json'));
-  assert.deepEqual(t.toVercelToolPart(failed), { type: 'tool-result', toolCallId: 'call_s2', toolName: 'weather', output: { type: 'error-text', value: 'City not found' } });
+  assert.deepEqual(t.toVercelToolPart(failed), {
+    type: 'tool-result',
+    toolCallId: 'call_s2',
+    toolName: 'weather',
+    output: { type: 'error-text', value: 'City not found' },
+  });
   const denied = t.fromVercelToolPart(read('vercel-message-denied.json'));
   assert.equal(denied.status, 'permission_denied');
   assert.equal(denied.error_code, 'EXECUTION_DENIED');
@@ -283,7 +344,16 @@ test('Vercel AI SDK: tool-message parts and step-content parts both ways', () =>
   assert.deepEqual(t.toVercelToolPart(text).output, { type: 'text', value: 'hi' });
   const msg = t.toVercelToolMessage([text, failed]);
   assert.equal(msg.role, 'tool');
-  assert.deepEqual(t.fromVercelToolMessage(msg).map((r) => r.status), ['success', 'failed']);
-  assert.throws(() => t.toVercelToolPart(text, { as: 'ui' }), (e) => e.code === 'invalid_options');
-  assert.throws(() => t.fromVercelToolMessage({ role: 'user', content: [] }), (e) => e.code === 'invalid_input');
+  assert.deepEqual(
+    t.fromVercelToolMessage(msg).map((r) => r.status),
+    ['success', 'failed'],
+  );
+  assert.throws(
+    () => t.toVercelToolPart(text, { as: 'ui' }),
+    (e) => e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => t.fromVercelToolMessage({ role: 'user', content: [] }),
+    (e) => e.code === 'invalid_input',
+  );
 });

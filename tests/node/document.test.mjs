@@ -45,7 +45,10 @@ test('renderResultDocument: front matter, six sections in order, the recommended
   assert.deepEqual(fm.artifacts, [{ path: 'output.json', sha256: sha('{"mean": 4.2}') }]);
   assert.equal(fm.stdout_sha256, sha('mean=4.2\n'));
   assert.equal(fm.stderr_sha256, sha(''));
-  assert.deepEqual(parsed.value.sections.map((s) => s.title), ['Summary', 'Provenance', 'Outputs', 'Stdout', 'Stderr', 'Safety Notes']);
+  assert.deepEqual(
+    parsed.value.sections.map((s) => s.title),
+    ['Summary', 'Provenance', 'Outputs', 'Stdout', 'Stderr', 'Safety Notes'],
+  );
   const provenanceBody = parsed.value.sections[1].body;
   assert.match(provenanceBody, /python stats\.py --out \/out\/output\.json/);
   assert.match(provenanceBody, /Backend: ERA 1\.4\.2/);
@@ -57,9 +60,12 @@ test('renderResultDocument: front matter, six sections in order, the recommended
 });
 
 test('renderResultDocument: stdout over 200 lines shows the first 200, notes the cut, names the artifact', () => {
-  const stdout = Array.from({ length: 450 }, (_, i) => `row ${i}`).join('\n') + '\n';
+  const stdout = `${Array.from({ length: 450 }, (_, i) => `row ${i}`).join('\n')}\n`;
   const doc = t.renderResultDocument(bashResult(stdout), provenance);
-  assert.deepEqual(doc.artifacts.map((a) => [a.path, a.sha256, a.content === stdout]), [['stdout.txt', sha(stdout), true]]);
+  assert.deepEqual(
+    doc.artifacts.map((a) => [a.path, a.sha256, a.content === stdout]),
+    [['stdout.txt', sha(stdout), true]],
+  );
   const parsed = t.parseResultDocument(doc.text);
   assert.equal(parsed.ok, true, JSON.stringify(parsed.issues));
   const body = parsed.value.sections.find((s) => s.title === 'Stdout').body;
@@ -91,24 +97,41 @@ test('renderResultDocument: CRLF, NUL and a trailing \\r in a stream round-trip 
 });
 
 test('renderResultDocument: invalid provenance and results are typed errors', () => {
-  assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, request_id: '../etc/passwd' }), (e) => e.code === 'invalid_provenance' && e.issues[0].path === '/request_id');
-  assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, backend: '' }), (e) => e.code === 'invalid_provenance');
-  assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, network_used: 'none', network_destinations: ['a.example'] }), (e) => e.issues[0].code === 'destinations_without_network');
-  assert.throws(() => t.renderResultDocument(bashResult('x'), { ...provenance, bogus: 1 }), (e) => e.code === 'invalid_provenance');
-  assert.throws(() => t.renderResultDocument({ status: 'success' }, provenance), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => t.renderResultDocument(bashResult('x'), { ...provenance, request_id: '../etc/passwd' }),
+    (e) => e.code === 'invalid_provenance' && e.issues[0].path === '/request_id',
+  );
+  assert.throws(
+    () => t.renderResultDocument(bashResult('x'), { ...provenance, backend: '' }),
+    (e) => e.code === 'invalid_provenance',
+  );
+  assert.throws(
+    () => t.renderResultDocument(bashResult('x'), { ...provenance, network_used: 'none', network_destinations: ['a.example'] }),
+    (e) => e.issues[0].code === 'destinations_without_network',
+  );
+  assert.throws(
+    () => t.renderResultDocument(bashResult('x'), { ...provenance, bogus: 1 }),
+    (e) => e.code === 'invalid_provenance',
+  );
+  assert.throws(
+    () => t.renderResultDocument({ status: 'success' }, provenance),
+    (e) => e.code === 'invalid_tool_result',
+  );
   const ok = t.renderResultDocument(bashResult('x'), { ...provenance, network_used: 'allowlist', network_destinations: ['pypi.org'] });
   assert.match(ok.text, /Network confirmation: allowlist: pypi\.org/);
 });
 
 function doc(frontMatter, body = null) {
-  const sections = body ?? [
-    '## Summary\n\nRan stats.',
-    '## Provenance\n\n- Command: `python stats.py`\n- Backend: ERA\n- Resource limits: cpu=30',
-    '## Outputs\n\nNone.',
-    '## Stdout\n\n```text\nok\n```',
-    '## Stderr\n\n(empty)',
-    '## Safety Notes\n\n- Untrusted Output Statement: untrusted.\n- Unexpected behavior: None observed\n- Network confirmation: none used',
-  ].join('\n\n');
+  const sections =
+    body ??
+    [
+      '## Summary\n\nRan stats.',
+      '## Provenance\n\n- Command: `python stats.py`\n- Backend: ERA\n- Resource limits: cpu=30',
+      '## Outputs\n\nNone.',
+      '## Stdout\n\n```text\nok\n```',
+      '## Stderr\n\n(empty)',
+      '## Safety Notes\n\n- Untrusted Output Statement: untrusted.\n- Unexpected behavior: None observed\n- Network confirmation: none used',
+    ].join('\n\n');
   return `---\n${frontMatter}\n---\n\n${sections}\n`;
 }
 
@@ -131,7 +154,7 @@ const GOOD_FM = [
   `stderr_sha256: "${sha('')}"`,
 ].join('\n');
 
-test('parseResultDocument: the seed\'s own example shape parses (comments, quoting styles)', () => {
+test("parseResultDocument: the seed's own example shape parses (comments, quoting styles)", () => {
   const parsed = t.parseResultDocument(doc(GOOD_FM));
   assert.equal(parsed.ok, true, JSON.stringify(parsed.issues));
   assert.equal(parsed.value.front_matter.runtime_sec, 3.4);
@@ -169,9 +192,9 @@ test('parseResultDocument: sections missing, out of order, duplicated; long stre
   assert.ok(t.parseResultDocument(swapped).issues.some((i) => i.code === 'section_out_of_order'));
   const missing = doc(GOOD_FM).replace('## Outputs\n\nNone.\n\n', '');
   assert.ok(t.parseResultDocument(missing).issues.some((i) => i.code === 'section_missing' && /Outputs/.test(i.message)));
-  const dup = doc(GOOD_FM) + '\n## Summary\n\nagain\n';
+  const dup = `${doc(GOOD_FM)}\n## Summary\n\nagain\n`;
   assert.ok(t.parseResultDocument(dup).issues.some((i) => i.code === 'section_duplicated'));
-  const long = doc(GOOD_FM).replace('```text\nok\n```', '```text\n' + 'x\n'.repeat(201) + '```\n\nTruncated: see stdout.txt');
+  const long = doc(GOOD_FM).replace('```text\nok\n```', `\`\`\`text\n${'x\n'.repeat(201)}\`\`\`\n\nTruncated: see stdout.txt`);
   const longIssue = t.parseResultDocument(long).issues.find((i) => i.code === 'stream_too_long');
   assert.ok(longIssue);
   assert.equal(longIssue.line, long.split('\n').indexOf('## Stdout') + 1);
@@ -203,14 +226,25 @@ test('checkResultDocument: sha256 mismatches and unsafe content reject, with eve
   assert.ok(unsafe.some((r) => /policy_change/.test(r.message)) && unsafe.some((r) => /executable_payload/.test(r.message)));
   assert.ok(unsafe.every((r) => r.line === injected.split('\n').findIndex((l) => l.includes('IGNORE')) + 1));
   // Reporting is allowed: the statement about untrusted output is not an order.
-  const flaggedOnly = t.checkResultDocument(injected, { screen: { policy: { policy_change: 'flag', executable_payload: 'flag', fetch_execute_instruction: 'flag' } } });
+  const flaggedOnly = t.checkResultDocument(injected, {
+    screen: { policy: { policy_change: 'flag', executable_payload: 'flag', fetch_execute_instruction: 'flag' } },
+  });
   assert.equal(flaggedOnly.verdict, 'accept');
   assert.ok(flaggedOnly.findings.length >= 2);
 });
 
 test('parseResultDocument / checkResultDocument: bad input types and bytes', () => {
-  assert.throws(() => t.parseResultDocument(42), (e) => e.code === 'invalid_input');
-  assert.throws(() => t.parseResultDocument(new Uint8Array([0xc3, 0x28])), (e) => e.code === 'invalid_input');
+  assert.throws(
+    () => t.parseResultDocument(42),
+    (e) => e.code === 'invalid_input',
+  );
+  assert.throws(
+    () => t.parseResultDocument(new Uint8Array([0xc3, 0x28])),
+    (e) => e.code === 'invalid_input',
+  );
   assert.equal(t.parseResultDocument(new TextEncoder().encode(doc(GOOD_FM))).ok, true);
-  assert.throws(() => t.checkResultDocument(doc(GOOD_FM), { screen: { policy: { secret: 'sometimes' } } }), (e) => e.code === 'invalid_options');
+  assert.throws(
+    () => t.checkResultDocument(doc(GOOD_FM), { screen: { policy: { secret: 'sometimes' } } }),
+    (e) => e.code === 'invalid_options',
+  );
 });

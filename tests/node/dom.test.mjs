@@ -12,7 +12,9 @@ import { fixturesDir, toolresult as t } from './helpers.mjs';
 const { window } = new JSDOM('<!doctype html><html><body></body></html>');
 const { document } = window;
 const read = (f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8'));
-const valid = readdirSync(path.join(fixturesDir, 'tool')).filter((f) => f.startsWith('valid-')).sort();
+const valid = readdirSync(path.join(fixturesDir, 'tool'))
+  .filter((f) => f.startsWith('valid-'))
+  .sort();
 
 function assertInert(node, what) {
   const all = [node, ...node.querySelectorAll('*')];
@@ -20,7 +22,12 @@ function assertInert(node, what) {
   for (const el of all) {
     for (const attr of el.getAttributeNames()) {
       assert.ok(!attr.startsWith('on'), `${what}: ${attr} on <${el.tagName}>`);
-      assert.ok(['class', 'id', 'href', 'rel', 'target', 'src', 'alt', 'type', 'start', 'hidden', 'role', 'aria-expanded', 'aria-controls', 'aria-label'].includes(attr) || attr.startsWith('data-'), `${what}: attribute ${attr}`);
+      assert.ok(
+        ['class', 'id', 'href', 'rel', 'target', 'src', 'alt', 'type', 'start', 'hidden', 'role', 'aria-expanded', 'aria-controls', 'aria-label'].includes(
+          attr,
+        ) || attr.startsWith('data-'),
+        `${what}: attribute ${attr}`,
+      );
     }
   }
   for (const a of node.querySelectorAll('a')) {
@@ -54,10 +61,17 @@ test('renderDom: every valid fixture renders, inert, with its status as text and
 
 test('renderDom: kinds render as structure — diff lines as ins/del, grep matches as <mark> at UTF-16 offsets, file lines numbered', () => {
   const edit = t.renderDom(read('tool/valid-metadata-file-edit.json'), { document });
-  assert.deepEqual([...edit.querySelectorAll('ins')].map((e) => e.textContent), ['+    let name = "world";\n', '+    println!("hi {name}");\n']);
+  assert.deepEqual(
+    [...edit.querySelectorAll('ins')].map((e) => e.textContent),
+    ['+    let name = "world";\n', '+    println!("hi {name}");\n'],
+  );
   assert.equal(edit.querySelectorAll('del').length, 1);
   const grep = t.renderDom(read('tool/valid-metadata-grep.json'), { document });
-  assert.deepEqual([...grep.querySelectorAll('mark')].map((m) => m.textContent), ['TODO', 'TODO'], 'the 🎉 before the second match is two UTF-16 units');
+  assert.deepEqual(
+    [...grep.querySelectorAll('mark')].map((m) => m.textContent),
+    ['TODO', 'TODO'],
+    'the 🎉 before the second match is two UTF-16 units',
+  );
   const file = t.renderDom(read('tool/valid-metadata-file-read.json'), { document });
   assert.equal(file.querySelector('ol.tr-lines').getAttribute('start'), '1');
   const batch = t.renderDom(read('tool/valid-metadata-batch.json'), { document });
@@ -89,7 +103,13 @@ test('renderDom: hostile results render inert', () => {
   assert.match(node.textContent, /<\/script><script>alert\(1\)<\/script>/, 'markup shown as text');
   const { tool_metadata, ...plain } = r;
   assertInert(t.renderDom({ ...plain, schema_version: '1.0.0' }, { document }), 'content blocks');
-  const fetch = t.renderDom({ ...read('tool/valid-metadata-web-fetch.json'), tool_metadata: { ...read('tool/valid-metadata-web-fetch.json').tool_metadata, url: 'javascript:alert(1)' } }, { document });
+  const fetch = t.renderDom(
+    {
+      ...read('tool/valid-metadata-web-fetch.json'),
+      tool_metadata: { ...read('tool/valid-metadata-web-fetch.json').tool_metadata, url: 'javascript:alert(1)' },
+    },
+    { document },
+  );
   assert.equal(fetch.querySelectorAll('a').length, 0);
   assertInert(fetch, 'web_fetch');
 });

@@ -14,7 +14,8 @@ const require = createRequire(import.meta.url);
 const { FileResultStore, createSuccess, ToolResultError, sha256Hex } = require('toolresult/node');
 
 const tmpRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), 'toolresult-store-'));
-const result = (callId, output, tool = 'read_file') => createSuccess({ input: { tool_name: tool, parameters: { path: `${callId}.txt` }, tool_call_id: callId }, output });
+const result = (callId, output, tool = 'read_file') =>
+  createSuccess({ input: { tool_name: tool, parameters: { path: `${callId}.txt` }, tool_call_id: callId }, output });
 
 // The behaviour every store shares (tests/stores/contract.mjs), on disk; then
 // what only the file store does.
@@ -25,7 +26,13 @@ defineStoreContract('FileResultStore', {
 });
 
 function listFiles(dir) {
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort() : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+        .sort()
+    : [];
 }
 
 test('layout, durability across reopen, idempotence and conflicts', () => {
@@ -52,18 +59,39 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
   assert.equal(repeat.meta.execution_id, a.metadata.execution_id);
   assert.deepEqual(store.get(a.metadata.execution_id), a, 'get(executionId) as every store');
   assert.deepEqual(store.get('dialog_1', 'call_a'), a, 'get(dialogId, toolCallId) reads the file');
-  assert.throws(() => store.put({ ...a, output: 'different' }, { dialog_id: 'dialog_1' }), (e) => e instanceof ToolResultError && e.code === 'store_conflict');
-  assert.throws(() => store.put(result('../../etc/passwd', 1), { dialog_id: 'd' }), (e) => e.code === 'invalid_id');
-  assert.throws(() => store.put(a, { dialog_id: '..' }), (e) => e.code === 'invalid_id');
-  assert.throws(() => store.put({ nope: 1 }, { dialog_id: 'd' }), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => store.put({ ...a, output: 'different' }, { dialog_id: 'dialog_1' }),
+    (e) => e instanceof ToolResultError && e.code === 'store_conflict',
+  );
+  assert.throws(
+    () => store.put(result('../../etc/passwd', 1), { dialog_id: 'd' }),
+    (e) => e.code === 'invalid_id',
+  );
+  assert.throws(
+    () => store.put(a, { dialog_id: '..' }),
+    (e) => e.code === 'invalid_id',
+  );
+  assert.throws(
+    () => store.put({ nope: 1 }, { dialog_id: 'd' }),
+    (e) => e.code === 'invalid_tool_result',
+  );
 
   const again = FileResultStore.open(root);
   assert.equal(again.openReport.loaded, 2);
   assert.deepEqual(again.get('dialog_1', 'call_a'), a);
   assert.deepEqual(again.getByToolCallId('call_a'), a);
   assert.deepEqual(again.getByExecutionId(a.metadata.execution_id), a);
-  assert.deepEqual(again.listDialog('dialog_1').map((m) => m.tool_call_id).sort(), ['call_a', 'call_b']);
-  assert.deepEqual(again.history('grep').map((r) => r.input.tool_call_id), ['call_b']);
+  assert.deepEqual(
+    again
+      .listDialog('dialog_1')
+      .map((m) => m.tool_call_id)
+      .sort(),
+    ['call_a', 'call_b'],
+  );
+  assert.deepEqual(
+    again.history('grep').map((r) => r.input.tool_call_id),
+    ['call_b'],
+  );
   assert.equal(again.get('dialog_1', 'call_zz'), undefined);
 });
 
@@ -93,7 +121,10 @@ test('corrupt, foreign and half-finished files are reported and quarantined, nev
   assert.match(reasons['orphan.meta.json'], /without its result file/);
   assert.match(reasons['meta_bad.meta.json'], /does not match/);
   assert.match(reasons['stray-file'], /not a dialog folder/);
-  assert.deepEqual(r.removedTemp.map((f) => path.basename(f)), ['.x.json.123.abcd.tmp']);
+  assert.deepEqual(
+    r.removedTemp.map((f) => path.basename(f)),
+    ['.x.json.123.abcd.tmp'],
+  );
   assert.deepEqual(r.repaired.map((f) => path.basename(f)).sort(), ['meta_bad.meta.json', 'meta_gone.meta.json']);
   for (const q of r.quarantined) assert.ok(fs.existsSync(q.movedTo), 'quarantined files are kept, not deleted');
   assert.deepEqual(listFiles(dir), ['good.json', 'good.meta.json', 'meta_bad.json', 'meta_bad.meta.json', 'meta_gone.json', 'meta_gone.meta.json']);
@@ -165,14 +196,19 @@ for (let i = 0; ; i++) {
     const store = FileResultStore.open(data);
     assert.deepEqual(store.openReport.quarantined, [], 'nothing corrupt was visible');
     const { removedTemp, repaired, loaded } = store.openReport;
-    console.log(`crash round ${round} (${midWrite ? 'killed when a temp file appeared' : 'killed at a random time'}): ${acked.size} acknowledged, ${loaded} loaded, ${removedTemp.length} interrupted temp files removed, ${repaired.length} metas rewritten`);
+    console.log(
+      `crash round ${round} (${midWrite ? 'killed when a temp file appeared' : 'killed at a random time'}): ${acked.size} acknowledged, ${loaded} loaded, ${removedTemp.length} interrupted temp files removed, ${repaired.length} metas rewritten`,
+    );
     assert.ok(loaded >= acked.size && loaded <= acked.size + 1, 'at most the one unacknowledged write landed');
     for (const [id, sha] of acked) {
       const r = store.get('crash', id);
       assert.ok(r, `acknowledged ${id} is readable`);
       assert.equal(sha256Hex(r.output), sha, `${id} is complete`);
     }
-    assert.ok(listFiles(dir).every((f) => !f.endsWith('.tmp')), 'no temp file is left visible');
+    assert.ok(
+      listFiles(dir).every((f) => !f.endsWith('.tmp')),
+      'no temp file is left visible',
+    );
     for (const f of listFiles(dir).filter((f) => !f.endsWith('.meta.json'))) {
       assert.ok(store.get('crash', f.slice(0, -5)), `${f} is a whole, valid result`);
     }

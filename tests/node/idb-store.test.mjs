@@ -42,7 +42,10 @@ if (build !== 'web') {
     assert.deepEqual(second.listDialog('even').concat(second.listDialog('odd')), before, 'same metadata, stored times and summaries');
     assert.equal(second.meta(results[3].metadata.execution_id).summary, 'custom summary');
     assert.deepEqual(second.get(results[2].metadata.execution_id), results[2]);
-    assert.deepEqual(second.history('read_file').map((r) => r.input.parameters.path), ['f3', 'f2', 'f1', 'f0']);
+    assert.deepEqual(
+      second.history('read_file').map((r) => r.input.parameters.path),
+      ['f3', 'f2', 'f1', 'f0'],
+    );
     assert.equal(second.metrics().current_bytes, metrics.current_bytes);
     assert.equal((await second.put(results[0], { dialog_id: 'even' })).stored, false, 'still idempotent after a reload');
     await assert.rejects(second.put({ ...results[0], output: 'changed' }, {}), (e) => e.code === 'store_conflict');
@@ -52,7 +55,10 @@ if (build !== 'web') {
     clock = Date.parse('2026-11-22T10:01:00Z');
     const third = await openIndexedDbStore('reload', { indexedDB, now, retention: { maxAgeMs: 58_500 } });
     assert.equal(third.size, 2);
-    assert.deepEqual(third.history('read_file').map((r) => r.input.parameters.path), ['f3', 'f2']);
+    assert.deepEqual(
+      third.history('read_file').map((r) => r.input.parameters.path),
+      ['f3', 'f2'],
+    );
     assert.equal(third.metrics().evicted, 2);
     assert.deepEqual(await third.prune(), []);
     third.close();

@@ -20,7 +20,7 @@ export function runtimeImports(dir) {
       if (m[2]) continue; // `import type` / `export type`
       // `import { type A, type B } from` is erased too when every name is a type.
       const names = m[3]?.match(/\{([^}]*)\}/)?.[1];
-      if (names && names.split(',').every((n) => !n.trim() || n.trim().startsWith('type '))) continue;
+      if (names?.split(',').every((n) => !n.trim() || n.trim().startsWith('type '))) continue;
       const target = m[4].replace(/\.js$/, '.ts');
       if (!target.startsWith('./wasm/') && !target.startsWith('./generated/')) deps.add(path.basename(target));
     }
@@ -62,6 +62,11 @@ test('the TypeScript modules have no import cycle', () => {
 });
 
 test('the cycle check finds a cycle when there is one', () => {
-  const graph = new Map([['a.ts', new Set(['b.ts'])], ['b.ts', new Set(['c.ts'])], ['c.ts', new Set(['a.ts'])], ['d.ts', new Set()]]);
+  const graph = new Map([
+    ['a.ts', new Set(['b.ts'])],
+    ['b.ts', new Set(['c.ts'])],
+    ['c.ts', new Set(['a.ts'])],
+    ['d.ts', new Set()],
+  ]);
   assert.deepEqual(findCycle(graph), ['a.ts', 'b.ts', 'c.ts', 'a.ts']);
 });

@@ -42,12 +42,22 @@ test('receive: ACCEPT to inbound/, REJECT to quarantine/ with reasons; idempoten
   assert.equal(again.written, false);
   assert.equal(again.verdict, 'accept');
   assert.equal(inbox.receive(bad.name, bad.text).written, false);
-  assert.throws(() => inbox.receive(good.name, good.text + 'changed'), (e) => e.code === 'inbox_conflict');
-  assert.throws(() => inbox.receive(bad.name, good.text), (e) => e.code === 'inbox_conflict');
+  assert.throws(
+    () => inbox.receive(good.name, `${good.text}changed`),
+    (e) => e.code === 'inbox_conflict',
+  );
+  assert.throws(
+    () => inbox.receive(bad.name, good.text),
+    (e) => e.code === 'inbox_conflict',
+  );
   assert.equal(fs.readFileSync(path.join(inbox.inbound, good.name), 'utf8'), good.text, 'never overwritten');
 
   for (const name of ['../x.md', 'x.txt', '.hidden.md', 'a/b.md', '']) {
-    assert.throws(() => inbox.receive(name, good.text), (e) => e.code === 'invalid_id', name);
+    assert.throws(
+      () => inbox.receive(name, good.text),
+      (e) => e.code === 'invalid_id',
+      name,
+    );
   }
   const notUtf8 = inbox.receive('binary.md', new Uint8Array([0xff, 0xfe, 0x00]));
   assert.equal(notUtf8.verdict, 'reject');
@@ -56,11 +66,11 @@ test('receive: ACCEPT to inbound/, REJECT to quarantine/ with reasons; idempoten
 
 test('receive: artifacts given as files are verified; a mismatch quarantines', () => {
   const inbox = ResultInbox.open(tmpRoot());
-  const stdout = Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  const stdout = `${Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n')}\n`;
   const doc = documentFor(3, stdout);
   assert.equal(inbox.receive(doc.name, doc.text, { files: { 'stdout.txt': stdout } }).verdict, 'accept');
   const other = documentFor(4, stdout);
-  const r = inbox.receive(other.name, other.text, { files: { 'stdout.txt': stdout + 'tampered' } });
+  const r = inbox.receive(other.name, other.text, { files: { 'stdout.txt': `${stdout}tampered` } });
   assert.equal(r.verdict, 'reject');
   assert.ok(r.reasons.some((x) => x.code === 'sha256_mismatch'));
 });
@@ -117,9 +127,14 @@ for (let i = 0; ; i++) {
     });
     const inbox = ResultInbox.open(data);
     const filed = [...inbox.list('inbound').map((n) => [n, 'accept']), ...inbox.list('quarantine').map((n) => [n, 'reject'])];
-    console.log(`inbox crash round ${round}: ${acked.size} acknowledged, ${filed.length} filed, ${inbox.openReport.removedTemp.length} temp files removed, ${inbox.openReport.repaired.length} reasons rewritten`);
+    console.log(
+      `inbox crash round ${round}: ${acked.size} acknowledged, ${filed.length} filed, ${inbox.openReport.removedTemp.length} temp files removed, ${inbox.openReport.repaired.length} reasons rewritten`,
+    );
     for (const [name, verdict] of acked) {
-      assert.ok(filed.some(([n, v]) => n === name && v === verdict), `${name} (${verdict}) was filed`);
+      assert.ok(
+        filed.some(([n, v]) => n === name && v === verdict),
+        `${name} (${verdict}) was filed`,
+      );
     }
     assert.ok(filed.length <= acked.size + 1, 'at most the one unacknowledged document landed');
     for (const [name, verdict] of filed) {
@@ -130,7 +145,10 @@ for (let i = 0; ; i++) {
       if (verdict === 'reject') assert.ok(inbox.reasons(name), `${name} has its reasons`);
     }
     for (const dir of [inbox.inbound, inbox.quarantine]) {
-      assert.ok(fs.readdirSync(dir).every((f) => !f.endsWith('.tmp')), 'no temp file left');
+      assert.ok(
+        fs.readdirSync(dir).every((f) => !f.endsWith('.tmp')),
+        'no temp file left',
+      );
     }
     fs.rmSync(data, { recursive: true, force: true });
   }

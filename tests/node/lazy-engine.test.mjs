@@ -32,14 +32,29 @@ test('Node: envelope work does not read or require the schema engine; compileSch
     const t = require('toolresult');
     envelopeWork(t);
     assert.equal(t.schemaEngineLoaded(), false);
-    assert.deepEqual(reads.filter((f) => f.includes(ENGINE)), [], 'engine wasm not read');
-    assert.deepEqual(Object.keys(require.cache).filter((k) => k.includes(ENGINE)), [], 'engine glue not required');
-    assert.ok(reads.some((f) => f.endsWith('toolresult_wasm_bg.wasm')), 'the envelope module was read (the hook works)');
+    assert.deepEqual(
+      reads.filter((f) => f.includes(ENGINE)),
+      [],
+      'engine wasm not read',
+    );
+    assert.deepEqual(
+      Object.keys(require.cache).filter((k) => k.includes(ENGINE)),
+      [],
+      'engine glue not required',
+    );
+    assert.ok(
+      reads.some((f) => f.endsWith('toolresult_wasm_bg.wasm')),
+      'the envelope module was read (the hook works)',
+    );
 
     assert.equal(t.compileSchema({ type: 'string' }).isValid('s'), true);
     assert.equal(t.schemaEngineLoaded(), true);
     assert.equal(t.compileSchema({ type: 'string' }).isValid(1), false);
-    assert.deepEqual(reads.filter((f) => f.includes(ENGINE) && f.endsWith('.wasm')).map((f) => path.basename(f)), [`${ENGINE}_bg.wasm`], 'read once, on first use');
+    assert.deepEqual(
+      reads.filter((f) => f.includes(ENGINE) && f.endsWith('.wasm')).map((f) => path.basename(f)),
+      [`${ENGINE}_bg.wasm`],
+      'read once, on first use',
+    );
   } finally {
     fs.readFileSync = readFileSync;
   }
@@ -59,11 +74,21 @@ test('browser build: init() and envelope work fetch nothing of the engine; loadS
     await web.init(); // fetched from next to the module, through the stub
     envelopeWork(web);
     assert.equal(web.schemaEngineLoaded(), false);
-    assert.throws(() => web.compileSchema(true), (e) => e.code === 'not_initialized' && /loadSchemaEngine/.test(e.message));
-    assert.deepEqual(fetched.map((u) => path.basename(u)), ['toolresult_wasm_bg.wasm'], 'only the envelope module was fetched');
+    assert.throws(
+      () => web.compileSchema(true),
+      (e) => e.code === 'not_initialized' && /loadSchemaEngine/.test(e.message),
+    );
+    assert.deepEqual(
+      fetched.map((u) => path.basename(u)),
+      ['toolresult_wasm_bg.wasm'],
+      'only the envelope module was fetched',
+    );
 
     await Promise.all([web.loadSchemaEngine(), web.loadSchemaEngine()]);
-    assert.deepEqual(fetched.map((u) => path.basename(u)), ['toolresult_wasm_bg.wasm', `${ENGINE}_bg.wasm`]);
+    assert.deepEqual(
+      fetched.map((u) => path.basename(u)),
+      ['toolresult_wasm_bg.wasm', `${ENGINE}_bg.wasm`],
+    );
     assert.equal(web.schemaEngineLoaded(), true);
     assert.equal(web.compileSchema({ minimum: 3 }).isValid(2), false);
     assert.ok(fs.existsSync(path.join(wasmDir, `${ENGINE}_bg.wasm`)));

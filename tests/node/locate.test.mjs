@@ -54,7 +54,7 @@ test('every fixture issue is located: the span holds the value, or its nearest a
   assert.ok(checked > 50, `checked ${checked} issues`);
 });
 
-test('property: any pointer into any JSON value is found, with the value\'s exact text', () => {
+test("property: any pointer into any JSON value is found, with the value's exact text", () => {
   fc.assert(
     fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat(), fc.integer({ min: 0, max: 2 }), (generated, pick, indent) => {
       const text = JSON.stringify(generated, null, indent);
@@ -87,8 +87,17 @@ test('text that does not parse is located as far as it goes; bad pointers are ty
   assert.equal(at.pointer, '/metadata/output');
   assert.deepEqual([at.line, at.column, at.end], [4, 15, text.length]);
   assert.deepEqual(locate('', '/a'), { offset: 0, end: 0, line: 1, column: 1, found: false, pointer: '' });
-  assert.throws(() => locate('{}', 'a'), (e) => e instanceof ToolResultError && e.code === 'invalid_options');
-  assert.throws(() => locate('{}', '/~x'), (e) => e.code === 'invalid_options');
-  assert.throws(() => locate({}, ''), (e) => e.code === 'invalid_options');
+  assert.throws(
+    () => locate('{}', 'a'),
+    (e) => e instanceof ToolResultError && e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => locate('{}', '/~x'),
+    (e) => e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => locate({}, ''),
+    (e) => e.code === 'invalid_options',
+  );
   assert.equal(locate('{"a": 1}', '/a').found, true, 'still works after errors');
 });

@@ -46,7 +46,10 @@ test('toOtelAttributes: GenAI tool-execution attributes, then toolresult.*', () 
   assert.equal(f['toolresult.status'], 'permission_denied');
   assert.notEqual(f['toolresult.status.category'], 'success');
   assert.equal('gen_ai.tool.call.id' in toOtelAttributes(createSuccess({ input: { tool_name: 'x' }, output: 1 })), false);
-  assert.throws(() => toOtelAttributes({ status: 'success' }), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => toOtelAttributes({ status: 'success' }),
+    (e) => e.code === 'invalid_tool_result',
+  );
 });
 
 async function setup() {
@@ -72,13 +75,22 @@ test('instrumentStore: a span per stored result and the metrics, for the in-memo
   store.put(ok);
   store.put(ok);
   store.put(failed);
-  assert.throws(() => store.put({ ...ok, output: 'changed' }), (e) => e.code === 'store_conflict');
-  assert.throws(() => store.put({ nope: true }), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => store.put({ ...ok, output: 'changed' }),
+    (e) => e.code === 'store_conflict',
+  );
+  assert.throws(
+    () => store.put({ nope: true }),
+    (e) => e.code === 'invalid_tool_result',
+  );
   const registry = new ToolRegistry().register({ name: 'calc', output_schema: { type: 'number' } });
   store.put(registry.checkResult(createSuccess({ input: { tool_name: 'calc', tool_call_id: 'call_3' }, output: 'NaN' })));
 
   const finished = spans.getFinishedSpans();
-  assert.deepEqual(finished.map((s) => s.name), ['execute_tool read_file', 'execute_tool bash', 'execute_tool calc']);
+  assert.deepEqual(
+    finished.map((s) => s.name),
+    ['execute_tool read_file', 'execute_tool bash', 'execute_tool calc'],
+  );
   const [read, bash] = finished;
   assert.equal(read.kind, 0, 'SpanKind.INTERNAL');
   assert.equal(read.status.code, 1, 'OK');
@@ -95,8 +107,14 @@ test('instrumentStore: a span per stored result and the metrics, for the in-memo
   assert.equal(sum(m['toolresult.output.size']), 3);
   assert.equal(m['toolresult.output.size'].find((p) => p.attributes['gen_ai.tool.name'] === 'read_file').value.sum, 9);
   assert.equal(sum(m['toolresult.validation_failures']), 1);
-  assert.deepEqual(m['toolresult.rejections'].map((p) => [p.attributes['error.type'], p.value]).sort(), [['invalid_tool_result', 1], ['store_conflict', 1]]);
-  assert.deepEqual(m['toolresult.evictions'].map((p) => [p.attributes['toolresult.eviction.reason'], p.value]), [['max_count', 1]]);
+  assert.deepEqual(m['toolresult.rejections'].map((p) => [p.attributes['error.type'], p.value]).sort(), [
+    ['invalid_tool_result', 1],
+    ['store_conflict', 1],
+  ]);
+  assert.deepEqual(
+    m['toolresult.evictions'].map((p) => [p.attributes['toolresult.eviction.reason'], p.value]),
+    [['max_count', 1]],
+  );
   assert.equal(m['gen_ai.execute_tool.duration'].find((p) => p.attributes['gen_ai.tool.name'] === 'read_file').value.sum, 1.5);
 
   off();
@@ -111,7 +129,10 @@ test('instrumentStore works on the file store (JSON text input too)', async () =
     const store = FileResultStore.open(root);
     instrumentStore(store, { tracer });
     store.put(JSON.stringify(ok), { dialog_id: 'd' });
-    assert.deepEqual(spans.getFinishedSpans().map((s) => s.attributes['toolresult.execution_id']), [ok.metadata.execution_id]);
+    assert.deepEqual(
+      spans.getFinishedSpans().map((s) => s.attributes['toolresult.execution_id']),
+      [ok.metadata.execution_id],
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

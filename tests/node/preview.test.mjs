@@ -37,6 +37,12 @@ test('preview: references, prepareHistory and both listings show the same text',
   // Seed 003's own example: the preview holds the file's lines, not a brace.
   const read = cases.find((c) => c.name.startsWith('seed 003'));
   assert.match(t.previewResult(read.result), /^import os\nimport sys\n/);
-  assert.throws(() => t.previewResult(read.result, { maxChars: 0 }), (e) => e.code === 'invalid_options');
-  assert.throws(() => t.previewResult({ nope: 1 }), (e) => e instanceof t.ToolResultError);
+  assert.throws(
+    () => t.previewResult(read.result, { maxChars: 0 }),
+    (e) => e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => t.previewResult({ nope: 1 }),
+    (e) => e instanceof t.ToolResultError,
+  );
 });

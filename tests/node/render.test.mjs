@@ -10,7 +10,9 @@ import { fixturesDir, toolresult as t } from './helpers.mjs';
 
 const read = (f) => JSON.parse(readFileSync(path.join(fixturesDir, f), 'utf8'));
 const snapshot = (name) => readFileSync(path.join(fixturesDir, 'render', `${name}.txt`), 'utf8');
-const validFixtures = readdirSync(path.join(fixturesDir, 'tool')).filter((f) => f.startsWith('valid-')).sort();
+const validFixtures = readdirSync(path.join(fixturesDir, 'tool'))
+  .filter((f) => f.startsWith('valid-'))
+  .sort();
 
 test('renderText gives the golden snapshot for every valid fixture (the same text as the Rust core)', () => {
   assert.ok(validFixtures.length >= 20);
@@ -24,17 +26,39 @@ test('renderText gives the golden snapshot for every valid fixture (the same tex
 });
 
 test('renderText: statuses drive the header; failures and confirmations are never collapsed away', () => {
-  const failed = { ...read('tool/valid-metadata-file-edit.json'), status: 'permission_denied', error_code: 'EACCES', error_message: 'src/main.rs is read-only' };
+  const failed = {
+    ...read('tool/valid-metadata-file-edit.json'),
+    status: 'permission_denied',
+    error_code: 'EACCES',
+    error_message: 'src/main.rs is read-only',
+  };
   const collapsed = t.renderText(failed, { collapsed: true });
   assert.equal(collapsed, snapshot('failed-collapsed-keeps-the-error'));
   assert.match(collapsed, /^✗ permission_denied /);
   assert.match(collapsed, /error \[EACCES\]: src\/main.rs is read-only/);
-  const confirm = { ...read('tool/valid-metadata-bash.json'), status: 'requires_confirmation', error_code: 'CONFIRM', error_message: 'rm -rf build/ deletes 1,204 files; confirm?' };
+  const confirm = {
+    ...read('tool/valid-metadata-bash.json'),
+    status: 'requires_confirmation',
+    error_code: 'CONFIRM',
+    error_message: 'rm -rf build/ deletes 1,204 files; confirm?',
+  };
   assert.match(t.renderText(confirm, { collapsed: true }), /needs confirmation \[CONFIRM\]: rm -rf build/);
-  const cut = t.renderText({ ...read('tool/valid-metadata-bash.json'), tool_metadata: { ...read('tool/valid-metadata-bash.json').tool_metadata, stdout: Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n') } }, { maxLines: 12 });
+  const cut = t.renderText(
+    {
+      ...read('tool/valid-metadata-bash.json'),
+      tool_metadata: { ...read('tool/valid-metadata-bash.json').tool_metadata, stdout: Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n') },
+    },
+    { maxLines: 12 },
+  );
   assert.equal(cut, snapshot('bash-head-and-tail'));
-  assert.throws(() => t.renderText(read('tool/valid-success.json'), { width: 3 }), (e) => e.code === 'invalid_options');
-  assert.throws(() => t.renderText({ status: 'success' }), (e) => e.code === 'invalid_tool_result');
+  assert.throws(
+    () => t.renderText(read('tool/valid-success.json'), { width: 3 }),
+    (e) => e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => t.renderText({ status: 'success' }),
+    (e) => e.code === 'invalid_tool_result',
+  );
 });
 
 // Only the renderer's own SGR sequences (ESC [ digits m) may hold an ESC.
@@ -56,7 +80,11 @@ test('hostile output renders inert in text: escapes, OSC 8 links, bidi, carriage
   for (const p of payloads) {
     const r = { ...base, output: { stdout: p }, tool_metadata: { ...base.tool_metadata, command: p, stdout: p } };
     const { tool_metadata, ...plain } = r;
-    for (const [result, color] of [[r, false], [r, true], [{ ...plain, schema_version: '1.0.0' }, true]]) {
+    for (const [result, color] of [
+      [r, false],
+      [r, true],
+      [{ ...plain, schema_version: '1.0.0' }, true],
+    ]) {
       const text = t.renderText(result, { color, width: 80 });
       assertInert(text, p.slice(0, 20));
       assert.ok(text.length < 100_000, 'a 10 MB line is cut to the width');
@@ -72,8 +100,14 @@ test('RendererRegistry: exact name, then tool_type, then the most specific patte
   assert.equal(reg.render(grep).output, t.renderText(grep));
   reg.register('grep', () => 'by type or name');
   assert.equal(reg.render(grep).renderer, 'name:grep');
-  reg.registerPattern('mcp_*', () => 'any mcp').registerPattern('mcp_github_*', () => 'github mcp').registerPattern(/^mcp_/, () => 'regexp mcp');
-  assert.deepEqual(reg.candidates(mcp).map((c) => c.label), ['pattern:mcp_github_*', 'pattern:/^mcp_/', 'pattern:mcp_*', 'fallback']);
+  reg
+    .registerPattern('mcp_*', () => 'any mcp')
+    .registerPattern('mcp_github_*', () => 'github mcp')
+    .registerPattern(/^mcp_/, () => 'regexp mcp');
+  assert.deepEqual(
+    reg.candidates(mcp).map((c) => c.label),
+    ['pattern:mcp_github_*', 'pattern:/^mcp_/', 'pattern:mcp_*', 'fallback'],
+  );
   assert.equal(reg.render(mcp).output, 'github mcp');
   reg.registerPattern('mcp_github_*', () => 'later github mcp');
   assert.equal(reg.render(mcp).output, 'later github mcp', 'a later registration wins a tie');
@@ -88,22 +122,41 @@ test('RendererRegistry: exact name, then tool_type, then the most specific patte
   assert.equal(r.renderer, 'type:mcp');
   assert.equal(r.errors[0].error.message, 'boom');
   assert.deepEqual(seen, ['name:mcp_github_search']);
-  const broken = new t.RendererRegistry(() => {
-    throw new Error('no fallback today');
-  }, (line) => line);
+  const broken = new t.RendererRegistry(
+    () => {
+      throw new Error('no fallback today');
+    },
+    (line) => line,
+  );
   const last = broken.render(grep);
   assert.equal(last.renderer, 'last-resort');
   assert.equal(last.output, 'grep: success (no renderer could render this result)');
-  assert.equal(broken.register('x', () => undefined).render({ ...grep, input: { ...grep.input, tool_name: 'x' } }).errors.length, 2, 'returning nothing counts as a failure');
-  assert.throws(() => reg.register('', () => ''), (e) => e.code === 'invalid_options');
-  assert.throws(() => reg.registerPattern(42, () => ''), (e) => e.code === 'invalid_options');
+  assert.equal(
+    broken.register('x', () => undefined).render({ ...grep, input: { ...grep.input, tool_name: 'x' } }).errors.length,
+    2,
+    'returning nothing counts as a failure',
+  );
+  assert.throws(
+    () => reg.register('', () => ''),
+    (e) => e.code === 'invalid_options',
+  );
+  assert.throws(
+    () => reg.registerPattern(42, () => ''),
+    (e) => e.code === 'invalid_options',
+  );
 });
 
 test('helpers: diffHunks, detectLanguage and structure* build tool_metadata that validates', async () => {
   await t.loadSchemaEngine?.();
   const hunks = t.diffHunks('a\nb\nc\n', 'a\nB\nc\nd\n', { context: 1 });
-  assert.deepEqual(hunks.map((h) => [h.old_start, h.old_count, h.new_start, h.new_count]), [[1, 3, 1, 4]]);
-  assert.deepEqual(hunks[0].lines.map((l) => l.type), ['context', 'removed', 'added', 'context', 'added']);
+  assert.deepEqual(
+    hunks.map((h) => [h.old_start, h.old_count, h.new_start, h.new_count]),
+    [[1, 3, 1, 4]],
+  );
+  assert.deepEqual(
+    hunks[0].lines.map((l) => l.type),
+    ['context', 'removed', 'added', 'context', 'added'],
+  );
   assert.deepEqual(t.diffHunks('same\n', 'same\n'), []);
   assert.equal(t.detectLanguage('src/App.tsx'), 'tsx');
   assert.equal(t.detectLanguage('LICENSE'), undefined);
@@ -111,10 +164,18 @@ test('helpers: diffHunks, detectLanguage and structure* build tool_metadata that
   assert.equal(edit.language, 'rust');
   const read_ = t.structureFileRead({ file_path: 'a.py', text: 'x\ny\nz\n', offset: 2, maxLines: 1 });
   assert.deepEqual([read_.lines, read_.total_lines, read_.truncated], [['y'], 3, true]);
-  const todo = t.structureTodo({ action: 'write', todo_list: [{ id: '1', content: 'a', status: 'completed' }, { id: '2', content: 'b', status: 'pending' }] });
+  const todo = t.structureTodo({
+    action: 'write',
+    todo_list: [
+      { id: '1', content: 'a', status: 'completed' },
+      { id: '2', content: 'b', status: 'pending' },
+    ],
+  });
   assert.deepEqual(todo.statistics, { total: 2, completed: 1, in_progress: 0, pending: 1 });
   const sub = t.createSuccess({ input: { tool_name: 'x' }, output: 1 });
-  const batch = t.structureBatch({ sub_results: [sub, t.createFailure({ input: { tool_name: 'y' }, status: 'failed', error_code: 'E', error_message: 'no' })] });
+  const batch = t.structureBatch({
+    sub_results: [sub, t.createFailure({ input: { tool_name: 'y' }, status: 'failed', error_code: 'E', error_message: 'no' })],
+  });
   for (const tool_metadata of [edit, read_, todo, batch]) {
     const r = t.createSuccess({ input: { tool_name: 'tool' }, tool_metadata });
     assert.equal(r.schema_version, '1.1.0', 'stamped with the version that has tool_metadata');
@@ -124,8 +185,11 @@ test('helpers: diffHunks, detectLanguage and structure* build tool_metadata that
   assert.equal(t.summarize(t.createSuccess({ input: { tool_name: 'edit' }, tool_metadata: edit })), 'Edited src/lib.rs: +1 \u22120 in 1 hunk');
 });
 
-test('ToolRegistry: a custom tool_metadata is checked against the tool\'s metadata_schema', () => {
-  const tools = new t.ToolRegistry().register({ name: 'jira_get', metadata_schema: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^[A-Z]+-\\d+$' } } } });
+test("ToolRegistry: a custom tool_metadata is checked against the tool's metadata_schema", () => {
+  const tools = new t.ToolRegistry().register({
+    name: 'jira_get',
+    metadata_schema: { type: 'object', required: ['key'], properties: { key: { type: 'string', pattern: '^[A-Z]+-\\d+$' } } },
+  });
   const custom = read('tool/valid-metadata-custom.json');
   assert.equal(tools.checkResult(custom).status, 'success');
   const bad = tools.checkResult({ ...custom, tool_metadata: { ...custom.tool_metadata, data: { key: 'nope' } } });

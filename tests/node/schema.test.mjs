@@ -14,8 +14,7 @@ const mcpDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 const MCP_REVISIONS = ['2025-11-25', '2026-07-28'];
 const mcpSchema = (rev) => JSON.parse(readFileSync(path.join(mcpDir, `${rev}.schema.json`), 'utf8'));
 
-const throwsCode = (f, code, check = () => true) =>
-  assert.throws(f, (e) => e instanceof ToolResultError && e instanceof Error && e.code === code && check(e));
+const throwsCode = (f, code, check = () => true) => assert.throws(f, (e) => e instanceof ToolResultError && e instanceof Error && e.code === code && check(e));
 
 test('compileSchema: isValid and validate agree; issues carry path, schema_path, keyword, code, message', () => {
   const schema = compileSchema({
@@ -69,10 +68,22 @@ test('compileSchema: isValidJson / validateJson take JSON text (string or bytes)
       throwsCode(f, 'invalid_value', (e) => e.issues[0].code === code && e.issues[0].path === where);
     }
   }
-  throwsCode(() => schema.isValidJson(new Uint8Array([0x7b, 0xff, 0x7d])), 'invalid_value', (e) => e.issues[0].code === 'invalid_utf8');
-  throwsCode(() => schema.isValidJson({ n: 1 }), 'invalid_value', (e) => /JSON text/.test(e.issues[0].message));
+  throwsCode(
+    () => schema.isValidJson(new Uint8Array([0x7b, 0xff, 0x7d])),
+    'invalid_value',
+    (e) => e.issues[0].code === 'invalid_utf8',
+  );
+  throwsCode(
+    () => schema.isValidJson({ n: 1 }),
+    'invalid_value',
+    (e) => /JSON text/.test(e.issues[0].message),
+  );
   // A lone surrogate in a JS value is the value's fault too, on either path.
-  throwsCode(() => schema.isValid({ s: 'a\ud800' }), 'invalid_value', (e) => e.issues[0].code === 'lone_surrogate' && e.issues[0].path === '/s');
+  throwsCode(
+    () => schema.isValid({ s: 'a\ud800' }),
+    'invalid_value',
+    (e) => e.issues[0].code === 'lone_surrogate' && e.issues[0].path === '/s',
+  );
   // The engine is still fine after all that.
   assert.equal(schema.isValidJson('{"n":3}'), true);
 });
@@ -82,9 +93,16 @@ test('compileSchema: maxIssues caps the list with a too_many_issues entry', () =
   const issues = schema.validate([1, 2, 3, 4, 5]);
   assert.equal(issues.length, 4);
   assert.equal(issues[3].code, 'too_many_issues');
-  assert.deepEqual(issues.slice(0, 3).map((i) => i.path), ['/0', '/1', '/2']);
+  assert.deepEqual(
+    issues.slice(0, 3).map((i) => i.path),
+    ['/0', '/1', '/2'],
+  );
   throwsCode(() => compileSchema(true, { maxIssues: 0 }), 'invalid_options');
-  throwsCode(() => compileSchema(true, { documents: {}, colour: 'red' }), 'invalid_options', (e) => /colour/.test(e.message));
+  throwsCode(
+    () => compileSchema(true, { documents: {}, colour: 'red' }),
+    'invalid_options',
+    (e) => /colour/.test(e.message),
+  );
 });
 
 test('dialects: $schema picks 2020-12, 2019-09 or draft-07; defaultDialect applies without it', () => {
@@ -95,7 +113,11 @@ test('dialects: $schema picks 2020-12, 2019-09 or draft-07; defaultDialect appli
   assert.equal(d7.isValid([1, 2]), false);
   assert.equal(compileSchema(tuple, { defaultDialect: 'draft-07' }).isValid([1, 2]), false);
   // In 2020-12 an array-valued `items` is not a schema.
-  throwsCode(() => compileSchema(tuple), 'invalid_schema', (e) => e.issues[0].path === '/items');
+  throwsCode(
+    () => compileSchema(tuple),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/items',
+  );
   const d2019 = compileSchema({ $schema: 'https://json-schema.org/draft/2019-09/schema', dependentRequired: { a: ['b'] } });
   assert.equal(d2019.isValid({ a: 1 }), false);
   const d2020 = compileSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', prefixItems: [{ type: 'string' }] });
@@ -104,17 +126,41 @@ test('dialects: $schema picks 2020-12, 2019-09 or draft-07; defaultDialect appli
 });
 
 test('compile errors: unknown dialect, invalid keyword values, non-schemas, with paths', () => {
-  throwsCode(() => compileSchema({ $schema: 'https://example.com/my-dialect', type: 'string' }), 'invalid_schema', (e) =>
-    e.issues[0].code === 'unknown_dialect' && e.issues[0].path === '/$schema' && /2020-12/.test(e.issues[0].message),
+  throwsCode(
+    () => compileSchema({ $schema: 'https://example.com/my-dialect', type: 'string' }),
+    'invalid_schema',
+    (e) => e.issues[0].code === 'unknown_dialect' && e.issues[0].path === '/$schema' && /2020-12/.test(e.issues[0].message),
   );
-  throwsCode(() => compileSchema({ properties: { a: { minLength: -1 } } }), 'invalid_schema', (e) =>
-    e.issues[0].code === 'invalid_schema' && e.issues[0].path === '/properties/a/minLength',
+  throwsCode(
+    () => compileSchema({ properties: { a: { minLength: -1 } } }),
+    'invalid_schema',
+    (e) => e.issues[0].code === 'invalid_schema' && e.issues[0].path === '/properties/a/minLength',
   );
-  throwsCode(() => compileSchema({ type: 'strin' }), 'invalid_schema', (e) => e.issues[0].path === '/type');
-  throwsCode(() => compileSchema({ pattern: '(' }), 'invalid_schema', (e) => e.issues[0].path === '/pattern');
-  throwsCode(() => compileSchema('{"type":"string"}'), 'invalid_schema', (e) => /object or a boolean, got string/.test(e.message));
-  throwsCode(() => compileSchema({ $schema: 42 }), 'invalid_schema', (e) => e.issues[0].path === '/$schema');
-  throwsCode(() => compileSchema({ const: undefined, enum: [() => 1] }), 'invalid_schema', (e) => e.issues[0].code === 'unsupported_value');
+  throwsCode(
+    () => compileSchema({ type: 'strin' }),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/type',
+  );
+  throwsCode(
+    () => compileSchema({ pattern: '(' }),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/pattern',
+  );
+  throwsCode(
+    () => compileSchema('{"type":"string"}'),
+    'invalid_schema',
+    (e) => /object or a boolean, got string/.test(e.message),
+  );
+  throwsCode(
+    () => compileSchema({ $schema: 42 }),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/$schema',
+  );
+  throwsCode(
+    () => compileSchema({ const: undefined, enum: [() => 1] }),
+    'invalid_schema',
+    (e) => e.issues[0].code === 'unsupported_value',
+  );
   // Boolean schemas are schemas.
   assert.equal(compileSchema(false).isValid(1), false);
   assert.equal(compileSchema(true).isValid(null), true);
@@ -124,8 +170,10 @@ test('references: local and registered documents resolve; anything else is refus
   const local = compileSchema({ $defs: { n: { type: 'integer' } }, properties: { a: { $ref: '#/$defs/n' } } });
   assert.equal(local.isValid({ a: 1.5 }), false);
   for (const uri of ['https://example.com/schemas/item.json', 'file:///etc/passwd', 'http://169.254.169.254/latest/meta-data']) {
-    throwsCode(() => compileSchema({ $ref: uri }), 'invalid_schema', (e) =>
-      e.issues[0].code === 'unresolvable_ref' && e.issues[0].message.includes(uri) && /never fetched/.test(e.issues[0].message),
+    throwsCode(
+      () => compileSchema({ $ref: uri }),
+      'invalid_schema',
+      (e) => e.issues[0].code === 'unresolvable_ref' && e.issues[0].message.includes(uri) && /never fetched/.test(e.issues[0].message),
     );
   }
   const documents = { 'https://example.com/schemas/item.json': { type: 'object', required: ['sku'] } };
@@ -149,7 +197,7 @@ test('patterns run in bounded time: catastrophic backtracking is a pattern_too_c
   // The same pattern on a value it matches quickly is fine.
   assert.equal(schema.isValid('aac'), true);
   // Patterns without look-around or back-references are linear: no limit.
-  assert.equal(compileSchema({ pattern: '^(a+)+$' }).isValid('a'.repeat(5000) + 'b'), false);
+  assert.equal(compileSchema({ pattern: '^(a+)+$' }).isValid(`${'a'.repeat(5000)}b`), false);
 });
 
 test('formats are asserted by default and annotations with formats: "annotate"', () => {
@@ -163,11 +211,23 @@ test('formats are asserted by default and annotations with formats: "annotate"',
 
 test('values that are not JSON data are refused with a typed error; big exact integers are kept', () => {
   const schema = compileSchema({ type: 'number' });
-  throwsCode(() => schema.validate(NaN), 'invalid_value', (e) => e.issues[0].code === 'non_finite_number');
-  throwsCode(() => schema.isValid(10n), 'invalid_value', (e) => e.issues[0].code === 'unsupported_value');
+  throwsCode(
+    () => schema.validate(NaN),
+    'invalid_value',
+    (e) => e.issues[0].code === 'non_finite_number',
+  );
+  throwsCode(
+    () => schema.isValid(10n),
+    'invalid_value',
+    (e) => e.issues[0].code === 'unsupported_value',
+  );
   const cyclic = [];
   cyclic.push(cyclic);
-  throwsCode(() => schema.validate(cyclic), 'invalid_value', (e) => e.issues[0].code === 'cyclic_value');
+  throwsCode(
+    () => schema.validate(cyclic),
+    'invalid_value',
+    (e) => e.issues[0].code === 'cyclic_value',
+  );
   // 2^53 is a JS number exactly; const compares it exactly.
   const big = compileSchema({ const: 9007199254740992 });
   assert.equal(big.isValid(9007199254740992), true);
@@ -175,7 +235,11 @@ test('values that are not JSON data are refused with a typed error; big exact in
   // Deep schemas are refused at the depth limit, not a stack overflow.
   let deep = { type: 'string' };
   for (let i = 0; i < 200; i++) deep = { items: deep };
-  throwsCode(() => compileSchema(deep), 'invalid_schema', (e) => e.issues[0].code === 'too_deep');
+  throwsCode(
+    () => compileSchema(deep),
+    'invalid_schema',
+    (e) => e.issues[0].code === 'too_deep',
+  );
   assert.equal(schema.isValid(1), true, 'still works after errors');
 });
 
@@ -195,15 +259,29 @@ test('ToolRegistry: register, validateInput, validateOutput, names, get', () => 
   assert.deepEqual(registry.validateInput('add', { a: 1, b: 2 }), { ok: true, issues: [] });
   const input = registry.validateInput('add', { a: 1, b: 'two' });
   assert.equal(input.ok, false);
-  assert.deepEqual(input.issues.map((i) => `${i.path} ${i.code}`), ['/b type']);
+  assert.deepEqual(
+    input.issues.map((i) => `${i.path} ${i.code}`),
+    ['/b type'],
+  );
   assert.deepEqual(registry.validateOutput('add', { sum: 3 }), { ok: true, issues: [] });
   const output = registry.validateOutput('add', { sum: '3', carry: 0 });
   assert.deepEqual(output.issues.map((i) => `${i.path} ${i.code}`).sort(), [' additional_properties', '/sum type']);
   const missing = registry.validateOutput('add', undefined);
-  assert.deepEqual(missing.issues.map((i) => i.code), ['missing_output']);
-  throwsCode(() => registry.validateOutput('nope', {}), 'unknown_tool', (e) => /`nope`/.test(e.message));
+  assert.deepEqual(
+    missing.issues.map((i) => i.code),
+    ['missing_output'],
+  );
+  throwsCode(
+    () => registry.validateOutput('nope', {}),
+    'unknown_tool',
+    (e) => /`nope`/.test(e.message),
+  );
   // A value that is not JSON data is the value's fault, whatever the issue.
-  throwsCode(() => registry.validateOutput('add', { s: 'a\ud800' }), 'invalid_value', (e) => e.issues[0].code === 'lone_surrogate');
+  throwsCode(
+    () => registry.validateOutput('add', { s: 'a\ud800' }),
+    'invalid_value',
+    (e) => e.issues[0].code === 'lone_surrogate',
+  );
   assert.equal(registry.unregister('add'), true);
   assert.equal(registry.has('add'), false);
   throwsCode(() => registry.validateInput('add', {}), 'unknown_tool');
@@ -232,14 +310,26 @@ test('ToolRegistry: the same schema is compiled once; a changed schema replaces 
 test('ToolRegistry: bad definitions and schemas are typed errors with paths into the definition', () => {
   const registry = new ToolRegistry();
   throwsCode(() => registry.register({ description: 'no name' }), 'invalid_definition');
-  throwsCode(() => registry.register({ name: '' }), 'invalid_definition', (e) => e.issues[0].path === '/name');
-  throwsCode(() => registry.register({ name: 7 }), 'invalid_definition', (e) => e.issues[0].path === '/name');
-  throwsCode(() => registry.register(null), 'invalid_definition');
-  throwsCode(() => registry.register({ name: 't', output_schema: { type: 'object', properties: { a: { type: 'nope' } } } }), 'invalid_schema', (e) =>
-    e.issues[0].path === '/output_schema/properties/a/type',
+  throwsCode(
+    () => registry.register({ name: '' }),
+    'invalid_definition',
+    (e) => e.issues[0].path === '/name',
   );
-  throwsCode(() => registry.register({ name: 't', inputSchema: { $ref: 'https://example.com/x.json' } }), 'invalid_schema', (e) =>
-    e.issues[0].path === '/input_schema' && e.issues[0].code === 'unresolvable_ref',
+  throwsCode(
+    () => registry.register({ name: 7 }),
+    'invalid_definition',
+    (e) => e.issues[0].path === '/name',
+  );
+  throwsCode(() => registry.register(null), 'invalid_definition');
+  throwsCode(
+    () => registry.register({ name: 't', output_schema: { type: 'object', properties: { a: { type: 'nope' } } } }),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/output_schema/properties/a/type',
+  );
+  throwsCode(
+    () => registry.register({ name: 't', inputSchema: { $ref: 'https://example.com/x.json' } }),
+    'invalid_schema',
+    (e) => e.issues[0].path === '/input_schema' && e.issues[0].code === 'unresolvable_ref',
   );
   assert.deepEqual(registry.names(), [], 'nothing half-registered');
   throwsCode(() => new ToolRegistry({ maxIssues: -1 }), 'invalid_options');
@@ -257,7 +347,10 @@ test('checkResult: seed 000 result flow', () => {
   assert.equal(checked.error_code, 'OUTPUT_VALIDATION_FAILED');
   assert.match(checked.error_message, /^Output validation failed: \/sum: /);
   assert.deepEqual(checked.output, { sum: 'three' }, 'the output is kept');
-  assert.deepEqual(checked.validation_issues.map((i) => `${i.path} ${i.code}`), ['/sum type']);
+  assert.deepEqual(
+    checked.validation_issues.map((i) => `${i.path} ${i.code}`),
+    ['/sum type'],
+  );
   assert.deepEqual(checked.metadata, bad.metadata);
   const verdict = validateToolResult(checked);
   assert.equal(verdict.ok, true, JSON.stringify(verdict.issues));
@@ -273,7 +366,11 @@ test('checkResult: seed 000 result flow', () => {
   assert.deepEqual(registry.checkResult(echo), echo, 'no output schema, nothing to check');
 
   throwsCode(() => registry.checkResult(createSuccess({ input: { tool_name: 'other' }, output: 1 })), 'unknown_tool');
-  throwsCode(() => registry.checkResult({ status: 'success' }), 'invalid_tool_result', (e) => e.issues.some((i) => i.code === 'missing_field'));
+  throwsCode(
+    () => registry.checkResult({ status: 'success' }),
+    'invalid_tool_result',
+    (e) => e.issues.some((i) => i.code === 'missing_field'),
+  );
 });
 
 for (const rev of MCP_REVISIONS) {
@@ -303,7 +400,11 @@ for (const rev of MCP_REVISIONS) {
     assert.equal(registry.get('get_weather').title, 'Weather', 'other MCP fields are kept');
 
     const extra = rev === '2026-07-28' ? { resultType: 'complete' } : {};
-    const ok = { content: [{ type: 'text', text: '{"temperature":21,"conditions":"sunny"}' }], structuredContent: { temperature: 21, conditions: 'sunny' }, ...extra };
+    const ok = {
+      content: [{ type: 'text', text: '{"temperature":21,"conditions":"sunny"}' }],
+      structuredContent: { temperature: 21, conditions: 'sunny' },
+      ...extra,
+    };
     const wrong = { content: [{ type: 'text', text: 'hot' }], structuredContent: { temperature: 'hot' }, ...extra };
     const error = { content: [{ type: 'text', text: 'city not found' }], isError: true, ...extra };
     const unstructured = { content: [{ type: 'text', text: '21 degrees' }], ...extra };
@@ -313,7 +414,10 @@ for (const rev of MCP_REVISIONS) {
     const bad = registry.validateMcpResult('get_weather', wrong);
     assert.deepEqual(bad.issues.map((i) => `${i.path} ${i.code}`).sort(), [' required', '/temperature type']);
     assert.deepEqual(registry.validateMcpResult('get_weather', error), { ok: true, issues: [] }, 'isError results skip validation');
-    assert.deepEqual(registry.validateMcpResult('get_weather', unstructured).issues.map((i) => i.code), ['missing_output']);
+    assert.deepEqual(
+      registry.validateMcpResult('get_weather', unstructured).issues.map((i) => i.code),
+      ['missing_output'],
+    );
     // An MCP shape error: the Tool schema rejects a tool without a name.
     assert.ok(toolShape.validate({ inputSchema: { type: 'object' } }).some((i) => i.code === 'required'));
   });
@@ -342,8 +446,12 @@ test('hostile schemas end in a verdict or a typed error, and the engine keeps wo
     'missing anchor': [{ $ref: '#nope' }, 'unresolvable_ref', ''],
     'urn reference': [{ $id: 'urn:x', $ref: 'urn:y' }, 'unresolvable_ref', ''],
   };
-  for (const [name, [schema, code, at]] of Object.entries(refused)) {
-    throwsCode(() => compileSchema(schema), 'invalid_schema', (e) => e.issues[0].code === code && e.issues[0].path === at);
+  for (const [, [schema, code, at]] of Object.entries(refused)) {
+    throwsCode(
+      () => compileSchema(schema),
+      'invalid_schema',
+      (e) => e.issues[0].code === code && e.issues[0].path === at,
+    );
   }
   // A value nested to the depth limit against a recursive schema.
   let deep = 1;

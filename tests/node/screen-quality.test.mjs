@@ -40,7 +40,9 @@ test('the generated corpus: detection and false-positive rates meet the targets'
 });
 
 test('the same corpus in ToolResults: findings point into the output', () => {
-  for (const item of corpus(99).filter((i) => i.label !== 'benign').slice(0, 40)) {
+  for (const item of corpus(99)
+    .filter((i) => i.label !== 'benign')
+    .slice(0, 40)) {
     const result = t.createSuccess({ input: { tool_name: 'read_file', parameters: {} }, output: { text: item.text } });
     const report = t.screen(result);
     assert.ok(caught(item, report), item.group);

@@ -32,7 +32,7 @@ const results = () => [
   t.fromVercelToolPart(read('vercel-message-error-json.json')),
 ];
 
-test('AI SDK: every tool-message part we write is accepted by the SDK\'s toolModelMessageSchema, failures included', () => {
+test("AI SDK: every tool-message part we write is accepted by the SDK's toolModelMessageSchema, failures included", () => {
   const all = results();
   const message = t.toVercelToolMessage(all);
   const parsed = toolModelMessageSchema.safeParse(message);
@@ -43,7 +43,16 @@ test('AI SDK: every tool-message part we write is accepted by the SDK\'s toolMod
   const outputTypes = message.content.map((p) => p.output.type);
   assert.deepEqual(outputTypes, ['json', 'text', 'json', 'text', 'error-text', 'error-text', 'content', 'execution-denied', 'error-json']);
   // ...and every message fixture is one the SDK takes, then reads back to the same part.
-  for (const f of ['vercel-message-json.json', 'vercel-message-text.json', 'vercel-message-content.json', 'vercel-message-error-text.json', 'vercel-message-error-json.json', 'vercel-message-denied.json', 'vercel-message-provider-options.json', 'vercel-message-media-legacy.json']) {
+  for (const f of [
+    'vercel-message-json.json',
+    'vercel-message-text.json',
+    'vercel-message-content.json',
+    'vercel-message-error-text.json',
+    'vercel-message-error-json.json',
+    'vercel-message-denied.json',
+    'vercel-message-provider-options.json',
+    'vercel-message-media-legacy.json',
+  ]) {
     const one = toolModelMessageSchema.safeParse({ role: 'tool', content: [read(f)] });
     assert.equal(one.success, true, `${f}: ${JSON.stringify(one.error?.issues)}`);
   }
@@ -93,7 +102,11 @@ test('MCP SDK: tool results from a real server reach a real client and survive f
   try {
     const tools = new t.ToolRegistry();
     for (const tool of (await client.listTools()).tools) tools.register(tool);
-    for (const [name, args, status] of [['get_weather', { city: 'Paris' }, 'success'], ['fail', {}, 'failed'], ['screenshot', {}, 'success']]) {
+    for (const [name, args, status] of [
+      ['get_weather', { city: 'Paris' }, 'success'],
+      ['fail', {}, 'failed'],
+      ['screenshot', {}, 'success'],
+    ]) {
       const received = await client.callTool({ name, arguments: args });
       assert.deepEqual(tools.validateMcpResult(name, received), { ok: true, issues: [] }, name);
       const tr = t.fromMcpCallToolResult(received, { tool_name: name, arguments: args, tool_call_id: `call_${name}` });

@@ -6,15 +6,12 @@ import { test } from 'node:test';
 import { toolresult } from './helpers.mjs';
 import { defineStoreContract, make } from '../stores/contract.mjs';
 
-const {
-  ResultStore, summarize, registerSummarizer, toReference,
-  prepareHistory, getToolResultTool, createGetToolResultHandler, compileSchema,
-} = toolresult;
+const { ResultStore, summarize, registerSummarizer, toReference, prepareHistory, getToolResultTool, createGetToolResultHandler, compileSchema } = toolresult;
 
 // The behaviour every store shares runs from one suite (tests/stores/contract.mjs).
 defineStoreContract('ResultStore (in memory)', { open: async (options) => new ResultStore(options), close: async () => {} });
 
-test('summaries use each tool\'s argument names; registerSummarizer overrides by pattern', () => {
+test("summaries use each tool's argument names; registerSummarizer overrides by pattern", () => {
   assert.equal(summarize(make('read_file', { target_file: 'src/main.py' }, { content: 'a\n'.repeat(342) })), 'Read file: src/main.py (342 lines)');
   assert.equal(summarize(make('grep', { pattern: 'TODO', path: 'src' }, { matches: 12, files: 4 })), "grep 'TODO' in src: 12 matches in 4 files");
   assert.equal(summarize(make('bash', { command: 'make test' }, { exit_code: 0, stdout: 'ok\n'.repeat(120) })), 'bash `make test`: exit 0, 120 lines');
@@ -29,9 +26,15 @@ test('summaries use each tool\'s argument names; registerSummarizer overrides by
   offRe();
   assert.match(summarize(make('jira_get', { key: 'AB-1' }, {})), /^jira_get\(key=AB-1\)/);
   const offBad = registerSummarizer('bad', () => 42);
-  assert.throws(() => summarize(make('bad', {}, 1)), (e) => e.code === 'invalid_summary');
+  assert.throws(
+    () => summarize(make('bad', {}, 1)),
+    (e) => e.code === 'invalid_summary',
+  );
   offBad();
-  assert.throws(() => registerSummarizer('', () => ''), (e) => e.code === 'invalid_options');
+  assert.throws(
+    () => registerSummarizer('', () => ''),
+    (e) => e.code === 'invalid_options',
+  );
 });
 
 test('toReference: seed 003 reference with summary, whole-line preview and result_ref', () => {
@@ -47,7 +50,10 @@ test('toReference: seed 003 reference with summary, whole-line preview and resul
   assert.match(ref.metadata.truncated_preview, /get_tool_result/);
   const small = toReference(make('t', {}, { a: 1 }), { dialog_id: 'd', previewChars: 100 });
   assert.equal(small.metadata.truncated_preview, 'a: 1', 'an object without main text previews one field a line, no JSON punctuation');
-  assert.throws(() => toReference(r, {}), (e) => e.code === 'invalid_options');
+  assert.throws(
+    () => toReference(r, {}),
+    (e) => e.code === 'invalid_options',
+  );
 });
 
 test('prepareHistory swaps results for references and back; get_tool_result serves earlier results', () => {
@@ -70,7 +76,11 @@ test('prepareHistory swaps results for references and back; get_tool_result serv
   assert.equal(some.messages[2].result_ref.tool_call_id, 'call_b');
   const all = prepareHistory(prepared.messages, { dialog_id: 'd', store, load: true });
   assert.deepEqual(all.messages, messages);
-  const lost = prepareHistory([{ ...prepared.messages[2], result_ref: { ...prepared.messages[2].result_ref, tool_call_id: 'gone' } }], { dialog_id: 'd', store, load: true });
+  const lost = prepareHistory([{ ...prepared.messages[2], result_ref: { ...prepared.messages[2].result_ref, tool_call_id: 'gone' } }], {
+    dialog_id: 'd',
+    store,
+    load: true,
+  });
   assert.deepEqual(lost.missing, ['gone']);
 
   assert.equal(getToolResultTool.name, 'get_tool_result');

@@ -11,10 +11,16 @@ const wasmPath = path.join(path.dirname(require.resolve('toolresult/package.json
 
 test('toolresult/web: not_initialized before init(), works after, init() twice is fine', async () => {
   const web = await import('toolresult/web');
-  assert.throws(() => web.validateToolResult('{}'), (e) => e instanceof web.ToolResultError && e.code === 'not_initialized');
+  assert.throws(
+    () => web.validateToolResult('{}'),
+    (e) => e instanceof web.ToolResultError && e.code === 'not_initialized',
+  );
   // A failed load is not remembered: init() can be called again.
   await assert.rejects(web.init(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])));
-  assert.throws(() => web.validateToolResult('{}'), (e) => e.code === 'not_initialized');
+  assert.throws(
+    () => web.validateToolResult('{}'),
+    (e) => e.code === 'not_initialized',
+  );
   const bytes = readFileSync(wasmPath);
   await Promise.all([web.init(bytes), web.init(bytes)]);
   const r = web.validateToolResult('{}');

@@ -80,7 +80,8 @@ function project(name, { worker = false } = {}) {
   return dir;
 }
 
-const html = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,">${script}</head><body></body></html>`;
+const html = (script) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>app</title><link rel="icon" href="data:,">${script}</head><body></body></html>`;
 
 /** Serves `dist` with the strict CSP, loads it in Chromium, returns what the page reported. */
 async function load(dist) {
@@ -130,7 +131,11 @@ export default { mode: 'production', target: 'web', entry: './src/main.js', perf
 
 test('esbuild: bundle, then copy the .wasm files next to it (README, "Bundlers")', async () => {
   const dir = project('esbuild-app');
-  sh(bin('esbuild', 'bin/esbuild'), ['src/main.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--outfile=dist/main.js', '--log-level=warning'], dir);
+  sh(
+    bin('esbuild', 'bin/esbuild'),
+    ['src/main.js', '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--outfile=dist/main.js', '--log-level=warning'],
+    dir,
+  );
   const wasmDir = path.join(dir, 'node_modules', 'toolresult', 'dist', 'web', 'wasm', 'web');
   for (const f of readdirSync(wasmDir).filter((f) => f.endsWith('.wasm'))) cpSync(path.join(wasmDir, f), path.join(dir, 'dist', f));
   writeFileSync(path.join(dir, 'dist', 'index.html'), html('<script type="module" src="main.js"></script>'));

@@ -104,11 +104,24 @@ console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: sc
   canonical: canonicalJson({ b: 1, a: 2 }), pgVersion: POSTGRES_SCHEMA_VERSION, op: otel['gen_ai.operation.name'] }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
-    ok: true, agent: 'scaffold-agent-1', code: 'invalid_tool_result', schema: ['required'], canonical: '{"a":2,"b":1}', pgVersion: 1, op: 'execute_tool',
+    ok: true,
+    agent: 'scaffold-agent-1',
+    code: 'invalid_tool_result',
+    schema: ['required'],
+    canonical: '{"a":2,"b":1}',
+    pgVersion: 1,
+    op: 'execute_tool',
   });
   let missingPg;
   try {
-    sh(process.execPath, ['-e', "require('toolresult/postgres').PostgresResultStore.open({ connection: 'postgres://localhost/x' }).catch((e) => { console.error(e.code || e.message); process.exit(3); })"], dir);
+    sh(
+      process.execPath,
+      [
+        '-e',
+        "require('toolresult/postgres').PostgresResultStore.open({ connection: 'postgres://localhost/x' }).catch((e) => { console.error(e.code || e.message); process.exit(3); })",
+      ],
+      dir,
+    );
   } catch (e) {
     missingPg = e.stderr;
   }
@@ -132,7 +145,12 @@ console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === 
   status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code, checked: checked.status }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
-    ok: true, same: true, status: 'success', size: 4, code: 1, checked: 'output_validation_failed',
+    ok: true,
+    same: true,
+    status: 'success',
+    size: 4,
+    code: 1,
+    checked: 'output_validation_failed',
   });
 });
 
@@ -162,5 +180,24 @@ export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   // The optional peer dependency a user of toolresult/otel installs.
   cpSync(path.join(root, 'node_modules', '@opentelemetry', 'api'), path.join(dir, 'node_modules', '@opentelemetry', 'api'), { recursive: true });
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  sh(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules', '@types'), 'main.ts'], dir);
+  sh(
+    process.execPath,
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(root, 'node_modules', '@types'),
+      'main.ts',
+    ],
+    dir,
+  );
 });

@@ -54,10 +54,7 @@ test('migrations: versioned and idempotent; a newer schema is refused; migrate:f
   const store = await PostgresResultStore.open({ connection: server.connection, schema, listen: false });
   const catalog = async () =>
     (
-      await admin.query(
-        `SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY 1`,
-        [schema],
-      )
+      await admin.query(`SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY 1`, [schema])
     ).rows.map((r) => `${r.relname}:${r.relkind}`);
   const before = await catalog();
   assert.ok(before.includes('toolresult_results:r') && before.includes('toolresult_evictions:r') && before.includes('toolresult_results_history:i'));
@@ -65,7 +62,10 @@ test('migrations: versioned and idempotent; a newer schema is refused; migrate:f
   assert.deepEqual(await store.migrate(), [], 'a second run applies nothing');
   assert.deepEqual(await catalog(), before, 'and changes nothing');
   const { rows } = await admin.query(`SELECT version FROM "${schema}".toolresult_migrations`);
-  assert.deepEqual(rows.map((r) => r.version), [1]);
+  assert.deepEqual(
+    rows.map((r) => r.version),
+    [1],
+  );
   await store.close();
 
   await admin.query(`INSERT INTO "${schema}".toolresult_migrations (version, description) VALUES (999, 'from the future')`);
@@ -77,18 +77,23 @@ test('migrations: versioned and idempotent; a newer schema is refused; migrate:f
     PostgresResultStore.open({ connection: server.connection, schema: freshSchema(), migrate: false, listen: false }),
     (e) => e.code === 'schema_outdated',
   );
-  await assert.rejects(PostgresResultStore.open({ connection: server.connection, schema: 'bad name; drop', listen: false }), (e) => e.code === 'invalid_options');
+  await assert.rejects(
+    PostgresResultStore.open({ connection: server.connection, schema: 'bad name; drop', listen: false }),
+    (e) => e.code === 'invalid_options',
+  );
   await assert.rejects(PostgresResultStore.open({}), (e) => e.code === 'invalid_options');
   // Two nodes migrating at once: one applies, the other waits and applies nothing.
   const racing = freshSchema();
   const pool = new pg.Pool(server.connection);
   const [a, b] = await Promise.all([
     PostgresResultStore.open({ pool, schema: racing, listen: false, migrate: false }).catch(() => null),
-    Promise.all([0, 1].map(async () => {
-      const s = await PostgresResultStore.open({ pool, schema: freshSchema(), listen: false });
-      await s.close();
-      return s;
-    })),
+    Promise.all(
+      [0, 1].map(async () => {
+        const s = await PostgresResultStore.open({ pool, schema: freshSchema(), listen: false });
+        await s.close();
+        return s;
+      }),
+    ),
   ]);
   assert.equal(a, null, 'migrate:false on an empty schema is refused');
   assert.equal(b.length, 2);
@@ -136,10 +141,22 @@ test('events reach every node through LISTEN/NOTIFY, in commit order', async () 
     ['evicted', r1.metadata.execution_id],
   ];
   await until(() => seenA.length === 5 && seenB.length === 5, 'both nodes to see 5 events');
-  assert.deepEqual(seenA.map(([t, , id]) => [t, id]), expected);
-  assert.deepEqual(seenB.map(([t, , id]) => [t, id]), expected);
-  assert.deepEqual(seenA.map(([, remote]) => remote), [false, true, true, false, false]);
-  assert.deepEqual(seenB.map(([, remote]) => remote), [true, false, false, true, true]);
+  assert.deepEqual(
+    seenA.map(([t, , id]) => [t, id]),
+    expected,
+  );
+  assert.deepEqual(
+    seenB.map(([t, , id]) => [t, id]),
+    expected,
+  );
+  assert.deepEqual(
+    seenA.map(([, remote]) => remote),
+    [false, true, true, false, false],
+  );
+  assert.deepEqual(
+    seenB.map(([, remote]) => remote),
+    [true, false, false, true, true],
+  );
   // A remote event carries the same metadata as the local one.
   const remoteMeta = [];
   b.on('stored', (e) => remoteMeta.push(e.detail));
@@ -179,7 +196,9 @@ test('a corrupt or tampered row is reported (corrupt_row) and never returned', a
   const tampered = make('grep', {}, { matches: 3 }, { started: 3 });
   for (const r of [good, broken, tampered]) await store.put(r, { dialog_id: 'd' });
   await admin.query(`UPDATE "${store.schema}".toolresult_results SET result = result - 'status' WHERE execution_id = $1`, [broken.metadata.execution_id]);
-  await admin.query(`UPDATE "${store.schema}".toolresult_results SET result = jsonb_set(result, '{output,matches}', '99') WHERE execution_id = $1`, [tampered.metadata.execution_id]);
+  await admin.query(`UPDATE "${store.schema}".toolresult_results SET result = jsonb_set(result, '{output,matches}', '99') WHERE execution_id = $1`, [
+    tampered.metadata.execution_id,
+  ]);
   const corrupt = [];
   store.on('corrupt_row', (e) => corrupt.push(e.detail));
   await assert.rejects(store.get(broken.metadata.execution_id), (e) => e.code === 'corrupt_row' && e.issues.some((i) => i.path === '/status'));
@@ -200,7 +219,10 @@ test('values jsonb cannot hold are typed errors, not lost or changed data', asyn
   await store.put(odd, { dialog_id: 'd' });
   assert.deepEqual(await store.get(odd.metadata.execution_id), odd);
   assert.equal(canonicalJson({ b: 1, a: [true, null, 'x'] }), '{"a":[true,null,"x"],"b":1}');
-  assert.equal((await store.putMany([odd, { nope: 1 }], { dialog_id: 'd' })).results.map((r) => (r.ok ? r.value.stored : r.error.code)).join(), 'false,invalid_tool_result');
+  assert.equal(
+    (await store.putMany([odd, { nope: 1 }], { dialog_id: 'd' })).results.map((r) => (r.ok ? r.value.stored : r.error.code)).join(),
+    'false,invalid_tool_result',
+  );
   await store.close();
 });
 
@@ -213,8 +235,14 @@ test('putMany: one transaction, each result reported on its own', async () => {
   const batch = [make('t', {}, 2), first, { ...first, output: 'other' }, make('t', {}, 3)];
   batch.push(batch[0]); // the same result twice in one batch
   const report = await store.putMany(batch, { dialog_id: 'd' });
-  assert.deepEqual(report.results.map((r) => (r.ok ? (r.value.stored ? 'stored' : 'same') : r.error.code)), ['stored', 'same', 'store_conflict', 'stored', 'same']);
-  assert.deepEqual(stored, [first, batch[0], batch[3]].map((r) => r.metadata.execution_id));
+  assert.deepEqual(
+    report.results.map((r) => (r.ok ? (r.value.stored ? 'stored' : 'same') : r.error.code)),
+    ['stored', 'same', 'store_conflict', 'stored', 'same'],
+  );
+  assert.deepEqual(
+    stored,
+    [first, batch[0], batch[3]].map((r) => r.metadata.execution_id),
+  );
   assert.equal((await store.metrics()).current_count, 3);
   await store.close();
 });
@@ -248,8 +276,18 @@ test('4 writer processes, 2,000 results with overlapping ids: no duplicates, eve
   await setup.close();
   const base = Array.from({ length: 2000 }, (_, i) =>
     i % 7 === 3
-      ? createFailure({ input: { tool_name: `tool_${i % 5}`, tool_call_id: `fleet_${i}` }, status: 'timeout', error_code: 'TIMEOUT', error_message: 'slow', started_at: '2026-11-22T10:00:00Z' })
-      : createSuccess({ input: { tool_name: `tool_${i % 5}`, tool_call_id: `fleet_${i}` }, output: { i, text: 'r'.repeat(i % 300) }, started_at: '2026-11-22T10:00:00Z' }),
+      ? createFailure({
+          input: { tool_name: `tool_${i % 5}`, tool_call_id: `fleet_${i}` },
+          status: 'timeout',
+          error_code: 'TIMEOUT',
+          error_message: 'slow',
+          started_at: '2026-11-22T10:00:00Z',
+        })
+      : createSuccess({
+          input: { tool_name: `tool_${i % 5}`, tool_call_id: `fleet_${i}` },
+          output: { i, text: 'r'.repeat(i % 300) },
+          started_at: '2026-11-22T10:00:00Z',
+        }),
   );
   // Each id is written by two writers; for every tenth id the second writes a different result (a conflict).
   const shares = [0, 1, 2, 3].map((w) =>
@@ -263,7 +301,10 @@ test('4 writer processes, 2,000 results with overlapping ids: no duplicates, eve
   for (const e of exits) assert.equal(e.code, 0, e.err);
   const outcomes = writers.flatMap((w) => w.lines.map((l) => JSON.parse(l)));
   assert.equal(outcomes.length, 4000);
-  assert.deepEqual([...new Set(outcomes.map((o) => o.outcome))].sort(), ['conflict', 'same', 'stored'].filter((o) => outcomes.some((x) => x.outcome === o)));
+  assert.deepEqual(
+    [...new Set(outcomes.map((o) => o.outcome))].sort(),
+    ['conflict', 'same', 'stored'].filter((o) => outcomes.some((x) => x.outcome === o)),
+  );
   const { rows } = await admin.query(`SELECT execution_id, result::text AS result FROM "${schema}".toolresult_results`);
   assert.equal(rows.length, 2000, 'nothing lost, nothing duplicated');
   const byId = new Map(rows.map((r) => [r.execution_id, JSON.parse(r.result)]));
@@ -274,7 +315,7 @@ test('4 writer processes, 2,000 results with overlapping ids: no duplicates, eve
     assert.equal(attempts.length, 2);
     const winners = attempts.filter((o) => o.outcome === 'stored');
     assert.equal(winners.length, 1, `exactly one writer stored ${id}`);
-    assert.deepEqual(byId.get(id).output, winners[0].output, 'the stored result is the winner\'s, whole');
+    assert.deepEqual(byId.get(id).output, winners[0].output, "the stored result is the winner's, whole");
     const loser = attempts.find((o) => o !== winners[0]);
     const same = JSON.stringify(loser.output) === JSON.stringify(winners[0].output);
     assert.equal(loser.outcome, same ? 'same' : 'conflict');
@@ -350,7 +391,9 @@ test('connections dropped by pg_terminate_backend mid-put: puts retry and succee
   let terminated = 0;
   const killer = (async () => {
     while (!stop) {
-      const { rows } = await admin.query(`SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = 'victim' AND pid <> pg_backend_pid()`);
+      const { rows } = await admin.query(
+        `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = 'victim' AND pid <> pg_backend_pid()`,
+      );
       terminated += Number(rows[0].n);
       await wait(15);
     }
@@ -368,7 +411,7 @@ test('connections dropped by pg_terminate_backend mid-put: puts retry and succee
   await store.close();
 });
 
-test('OpenTelemetry: instrumentStore records spans for a PostgreSQL store\'s puts', async () => {
+test("OpenTelemetry: instrumentStore records spans for a PostgreSQL store's puts", async () => {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const store = await openStore({ listen: false });

@@ -15,7 +15,9 @@ if (job.mode === 'contend') {
       const report = await store.put(r, { dialog_id: 'fleet' });
       out(JSON.stringify({ id: r.metadata.execution_id, outcome: report.stored ? 'stored' : 'same', output: r.output }));
     } catch (e) {
-      out(JSON.stringify({ id: r.metadata.execution_id, outcome: e.code === 'store_conflict' ? 'conflict' : `error:${e.code ?? e.message}`, output: r.output }));
+      out(
+        JSON.stringify({ id: r.metadata.execution_id, outcome: e.code === 'store_conflict' ? 'conflict' : `error:${e.code ?? e.message}`, output: r.output }),
+      );
     }
   }
   await store.close();

@@ -27,7 +27,15 @@ for (const c of JSON.parse(read('cases.json'))) {
     codes: [...new Set(c.issues.map((i) => i.code))],
   });
 }
-const SOURCES = { mcp: 'mcp', anthropic: 'anthropic', openai: 'openai', vercel: 'vercel', 'task-result': 'task-result', 'agent-message': 'agent-message', auto: 'auto' };
+const SOURCES = {
+  mcp: 'mcp',
+  anthropic: 'anthropic',
+  openai: 'openai',
+  vercel: 'vercel',
+  'task-result': 'task-result',
+  'agent-message': 'agent-message',
+  auto: 'auto',
+};
 for (const c of JSON.parse(read('convert/cases.json'))) {
   const context = { ...c.context, ...(c.revision && { revision: c.revision }), ...(c.as && { as: c.as }) };
   entries.push({

@@ -108,7 +108,18 @@ const AGENT_CONTEXT = { agent_id: 'pasted-agent', agent_type: 'integration', act
  * `source` forces a conversion (`mcp`, `anthropic`, …) with its `context`.
  */
 export function analyzeDocument(t, doc, { source, context } = {}) {
-  const out = { offset: doc.offset, line: doc.line, length: doc.text.length, shape: 'unknown', kind: 'tool', ok: false, issues: [], changes: [], value: undefined, converted: false };
+  const out = {
+    offset: doc.offset,
+    line: doc.line,
+    length: doc.text.length,
+    shape: 'unknown',
+    kind: 'tool',
+    ok: false,
+    issues: [],
+    changes: [],
+    value: undefined,
+    converted: false,
+  };
   let parsed;
   try {
     parsed = JSON.parse(doc.text);
@@ -136,7 +147,8 @@ export function analyzeDocument(t, doc, { source, context } = {}) {
       case 'task-result':
       case 'agent-message': {
         out.kind = 'agent';
-        const n = shape === 'task-result' ? t.migrateTaskResult(doc.text, context ?? AGENT_CONTEXT) : t.normalizeAgentResult(doc.text, context ?? AGENT_CONTEXT);
+        const n =
+          shape === 'task-result' ? t.migrateTaskResult(doc.text, context ?? AGENT_CONTEXT) : t.normalizeAgentResult(doc.text, context ?? AGENT_CONTEXT);
         if (!n.ok) return { ...out, value: parsed, issues: located(t, doc, n.issues, true) };
         return { ...out, ok: true, value: n.value, changes: n.changes, converted: true };
       }

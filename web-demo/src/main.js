@@ -38,7 +38,8 @@ function tools() {
   return toolsModule;
 }
 function showModules() {
-  $('modules').textContent = `wasm modules loaded: envelope${t.schemaEngineLoaded() ? ', tools (JSON Schema engine, store, conversions)' : ' (the tools module loads on first use)'}`;
+  $('modules').textContent =
+    `wasm modules loaded: envelope${t.schemaEngineLoaded() ? ', tools (JSON Schema engine, store, conversions)' : ' (the tools module loads on first use)'}`;
 }
 
 // ---- views
@@ -189,7 +190,11 @@ function showAnalysis() {
   const picker = $('doc-picker');
   picker.replaceChildren(
     ...docs.map((d, i) => {
-      const o = el('option', undefined, `${i + 1}: ${SHAPES[d.shape] ?? d.shape} — ${d.ok ? 'valid' : `${d.issues.length} issue${d.issues.length === 1 ? '' : 's'}`}`);
+      const o = el(
+        'option',
+        undefined,
+        `${i + 1}: ${SHAPES[d.shape] ?? d.shape} — ${d.ok ? 'valid' : `${d.issues.length} issue${d.issues.length === 1 ? '' : 's'}`}`,
+      );
       o.value = String(i);
       return o;
     }),
@@ -205,7 +210,10 @@ function showDoc(index) {
   const list = $('issue-list');
   list.replaceChildren();
   $('issues').dataset.count = String(d.issues.length);
-  $('changes').textContent = [`${SHAPES[d.shape] ?? d.shape}: ${d.ok ? 'valid' : 'not valid'}.`, ...d.changes.map((c) => (typeof c === 'string' ? c : `${c.path || '(root)'}: ${c.message ?? c.kind ?? ''}`))].join(' ');
+  $('changes').textContent = [
+    `${SHAPES[d.shape] ?? d.shape}: ${d.ok ? 'valid' : 'not valid'}.`,
+    ...d.changes.map((c) => (typeof c === 'string' ? c : `${c.path || '(root)'}: ${c.message ?? c.kind ?? ''}`)),
+  ].join(' ');
   d.issues.forEach((issue, i) => {
     const li = el('li');
     const b = el('button', 'issue');
@@ -230,7 +238,9 @@ function showSource(d) {
   const view = $('highlight');
   const text = current.text;
   if (text.length > SOURCE_VIEW_LIMIT) {
-    view.replaceChildren(el('span', 'muted', `The source view is off for inputs over ${kb(SOURCE_VIEW_LIMIT)}; selecting an issue selects it in the text box.`));
+    view.replaceChildren(
+      el('span', 'muted', `The source view is off for inputs over ${kb(SOURCE_VIEW_LIMIT)}; selecting an issue selects it in the text box.`),
+    );
     return;
   }
   const spans = d.issues
@@ -277,7 +287,15 @@ async function showRendered(d) {
   if (current.analysis?.docs[current.doc] !== d) return;
   $('save').disabled = !(d.ok && d.kind === 'tool' && d.value);
   if (!d.value) {
-    out.replaceChildren(el('p', 'muted', current.analysis.large ? `Large input (${kb(current.analysis.length)}): validated in the worker, not rendered. sha256 ${current.analysis.sha256}` : 'Nothing to render.'));
+    out.replaceChildren(
+      el(
+        'p',
+        'muted',
+        current.analysis.large
+          ? `Large input (${kb(current.analysis.length)}): validated in the worker, not rendered. sha256 ${current.analysis.sha256}`
+          : 'Nothing to render.',
+      ),
+    );
     return;
   }
   if (current.raw) {
@@ -305,7 +323,10 @@ $('toggle-raw').addEventListener('click', (e) => {
 function renderAgentResult(v) {
   const card = el('article', 'agent-result');
   const header = el('header', 'tr-header');
-  header.append(el('span', 'tr-status', String(v.status ?? 'no status')), el('span', 'tr-summary', `${v.agent_type ?? '?'} agent ${v.agent_id ?? '?'}: ${v.action ?? ''}`));
+  header.append(
+    el('span', 'tr-status', String(v.status ?? 'no status')),
+    el('span', 'tr-summary', `${v.agent_type ?? '?'} agent ${v.agent_id ?? '?'}: ${v.action ?? ''}`),
+  );
   card.append(header);
   if (v.error) card.append(el('p', 'tr-error', `${v.error.code ?? ''} ${v.error.message ?? ''}`));
   if (v.result !== undefined) card.append(pre(json(v.result), 'tr-raw'));
@@ -431,7 +452,8 @@ async function refreshHistory() {
       return li;
     }),
   );
-  if (!shown.length) list.append(el('li', 'muted', metas.length ? 'No result matches the filters.' : 'Nothing saved yet: validate a ToolResult and press "Save to history".'));
+  if (!shown.length)
+    list.append(el('li', 'muted', metas.length ? 'No result matches the filters.' : 'Nothing saved yet: validate a ToolResult and press "Save to history".'));
   showMetrics(s.metrics());
   $('events').replaceChildren(...events.map((e) => el('li', undefined, e)));
 }
@@ -504,7 +526,10 @@ function showMetrics(m) {
 async function refreshConversation() {
   const s = await store();
   const metas = s.listDialog(DIALOG).slice(-20);
-  const messages = [{ role: 'user', content: 'Please look into this.' }, ...metas.map((m) => ({ role: 'tool', tool_call_id: m.tool_call_id, content: s.get(m.execution_id) }))];
+  const messages = [
+    { role: 'user', content: 'Please look into this.' },
+    ...metas.map((m) => ({ role: 'tool', tool_call_id: m.tool_call_id, content: s.get(m.execution_id) })),
+  ];
   const prepared = t.prepareHistory(messages, { dialog_id: DIALOG, store: s.index });
   $('conversation-summary').textContent = `${prepared.referenced.length} result${prepared.referenced.length === 1 ? '' : 's'} replaced by references.`;
   $('conversation').replaceChildren(
@@ -518,7 +543,10 @@ async function refreshConversation() {
       const ref = m.content;
       const card = el('div', 'reference');
       card.dataset.toolCallId = ref.tool_call_id;
-      card.append(el('p', undefined, `${ref.tool_name} — ${ref.status} — ${ref.metadata.summary} (${kb(ref.metadata.size_bytes)})`), pre(ref.metadata.truncated_preview, 'preview'));
+      card.append(
+        el('p', undefined, `${ref.tool_name} — ${ref.status} — ${ref.metadata.summary} (${kb(ref.metadata.size_bytes)})`),
+        pre(ref.metadata.truncated_preview, 'preview'),
+      );
       const load = el('button', 'load-full', 'Load full');
       load.type = 'button';
       load.addEventListener('click', () => {
@@ -546,7 +574,10 @@ $('check-schema').addEventListener('click', async () => {
   try {
     compiled = t.compileSchema(JSON.parse($('schema').value));
   } catch (e) {
-    box.replaceChildren(el('p', 'tr-error', e instanceof SyntaxError ? `The schema is not JSON: ${e.message}` : `${e.code}: ${e.message}`), ...issueList(e.issues ?? []));
+    box.replaceChildren(
+      el('p', 'tr-error', e instanceof SyntaxError ? `The schema is not JSON: ${e.message}` : `${e.code}: ${e.message}`),
+      ...issueList(e.issues ?? []),
+    );
     box.dataset.verdict = 'bad-schema';
     return;
   }
@@ -554,7 +585,10 @@ $('check-schema').addEventListener('click', async () => {
   try {
     const issues = compiled.validateJson(outputText);
     box.dataset.verdict = issues.length ? 'invalid' : 'valid';
-    box.replaceChildren(el('p', undefined, issues.length ? `${issues.length} issue${issues.length === 1 ? '' : 's'}:` : 'The output satisfies the schema.'), ...issueList(issues, outputText));
+    box.replaceChildren(
+      el('p', undefined, issues.length ? `${issues.length} issue${issues.length === 1 ? '' : 's'}:` : 'The output satisfies the schema.'),
+      ...issueList(issues, outputText),
+    );
   } catch (e) {
     box.dataset.verdict = 'bad-output';
     box.replaceChildren(el('p', 'tr-error', `${e.code}: ${e.message}`), ...issueList(e.issues ?? []));
@@ -567,10 +601,13 @@ function issueList(issues, text) {
   if (!issues.length) return [];
   const ol = el('ol', 'schema-issues');
   for (const i of issues) {
-    const where = text === undefined ? '' : (() => {
-      const at = t.locate(text, i.path);
-      return ` (line ${at.line}, column ${at.column})`;
-    })();
+    const where =
+      text === undefined
+        ? ''
+        : (() => {
+            const at = t.locate(text, i.path);
+            return ` (line ${at.line}, column ${at.column})`;
+          })();
     ol.append(el('li', undefined, `${i.path || '(root)'}${where}: ${i.message} [${i.code ?? i.keyword}]`));
   }
   return [ol];
@@ -583,7 +620,13 @@ function catalogEntry(c, index) {
   details.dataset.index = String(index);
   details.dataset.expect = c.expect ?? 'skipped';
   const summary = el('summary');
-  summary.append(el('span', 'case-group', c.group), ' ', el('span', 'case-name', c.name), ' ', el('span', 'verdict', c.skipped ? `not runnable here: ${c.skipped}` : `expected ${c.expect}`));
+  summary.append(
+    el('span', 'case-group', c.group),
+    ' ',
+    el('span', 'case-name', c.name),
+    ' ',
+    el('span', 'verdict', c.skipped ? `not runnable here: ${c.skipped}` : `expected ${c.expect}`),
+  );
   details.append(summary);
   return details;
 }
@@ -595,7 +638,8 @@ function runCase(c, details) {
   const agrees = verdict === c.expect && c.codes.every((code) => codes.includes(code));
   details.dataset.verdict = verdict;
   details.dataset.agrees = String(agrees);
-  details.querySelector('.verdict').textContent = `${verdict}${codes.length ? ` (${[...new Set(codes)].join(', ')})` : ''} — expected ${c.expect}${agrees ? ' ✓' : ' ✗'}`;
+  details.querySelector('.verdict').textContent =
+    `${verdict}${codes.length ? ` (${[...new Set(codes)].join(', ')})` : ''} — expected ${c.expect}${agrees ? ' ✓' : ' ✗'}`;
   const body = el('div', 'case-body');
   if (d.kind === 'agent' && d.value) body.append(renderAgentResult(d.value));
   else if (d.value !== undefined) body.append(t.renderDomChecked(d.value));

@@ -267,9 +267,7 @@ export function createFailure(spec: FailureSpec): ToolResult {
  */
 export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'agent'): StatusInfo {
   const name = String(status);
-  const found = call((w) =>
-    kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT)),
-  );
+  const found = call((w) => (kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT))));
   if (!found) {
     throw new ToolResultError('unknown_status', `unknown ${kind ?? 'tool or agent'} status \`${name}\``);
   }

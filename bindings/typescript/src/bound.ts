@@ -87,7 +87,10 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
   const native = platform.sha256Hex;
   if (typeof output === 'string') {
     checkText(output, 'the output');
-    const cut = unwrap<TextCut>(call((w) => w.truncate_text_input(writeInput(w, output), maxBytes, !native)), 'text output');
+    const cut = unwrap<TextCut>(
+      call((w) => w.truncate_text_input(writeInput(w, output), maxBytes, !native)),
+      'text output',
+    );
     return {
       output: (cut.output_truncated ? output.slice(0, cut.keep_utf16) + cut.note : output) as T,
       output_truncated: cut.output_truncated,
@@ -102,7 +105,10 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
   const bytes = wire.bytes;
   // Sizes come from the text's own tokens (numbers as JavaScript wrote
   // them), so no re-measuring is needed here.
-  const r = unwrap<TruncatedOutput<T>>(call((w) => w.truncate_json_input(writeInput(w, bytes), maxBytes, !native)), 'JSON output');
+  const r = unwrap<TruncatedOutput<T>>(
+    call((w) => w.truncate_json_input(writeInput(w, bytes), maxBytes, !native)),
+    'JSON output',
+  );
   if (native) r.sha256 = native(bytes);
   return r;
 }

@@ -55,8 +55,8 @@ export interface CliIo {
 }
 
 const defaultIo: CliIo = {
-  out: (s) => process.stdout.write(s + '\n'),
-  err: (s) => process.stderr.write(s + '\n'),
+  out: (s) => process.stdout.write(`${s}\n`),
+  err: (s) => process.stderr.write(`${s}\n`),
   readStdin: () => readFileSync(0, 'utf8'),
 };
 
@@ -350,7 +350,11 @@ function docCommand(args: string[], io: CliIo): number {
   }
   if (sub === 'check') {
     const json = rest.includes('--json');
-    const filesOpt = option(rest.filter((a) => a !== '--json'), '--files', io);
+    const filesOpt = option(
+      rest.filter((a) => a !== '--json'),
+      '--files',
+      io,
+    );
     if (filesOpt.error) return 2;
     const text = readOne('doc check', filesOpt.rest, io);
     if (text === undefined) return 2;

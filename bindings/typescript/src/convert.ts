@@ -10,9 +10,7 @@ import { toWireText } from './wire.js';
 
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
 
-export type NormalizeResult =
-  | { ok: true; value: AgentResult; changes: Change[]; source: SourceShape }
-  | { ok: false; issues: Issue[] };
+export type NormalizeResult = { ok: true; value: AgentResult; changes: Change[]; source: SourceShape } | { ok: false; issues: Issue[] };
 
 /** What the legacy shapes lack. `timestamp` defaults to now (and says so in `changes`). */
 export interface MigrationContext {
@@ -31,8 +29,7 @@ export interface CallContext {
   completed_at?: string;
 }
 
-
-function text(value: unknown, what: string): { text: string } | { issues: Issue[] } {
+function text(value: unknown): { text: string } | { issues: Issue[] } {
   if (typeof value === 'string') return { text: value };
   const w = toWireText(value, LIMITS);
   return w.issues ? { issues: w.issues } : { text: w.text };
@@ -47,7 +44,7 @@ function contextText(ctx: object | undefined, what: string): string {
 }
 
 function normalizeWith(input: unknown, context: MigrationContext | undefined, mode: string): NormalizeResult {
-  const t = text(input, 'the input');
+  const t = text(input);
   if ('issues' in t) return { ok: false, issues: t.issues };
   const ctx = { ...(context ?? {}), now: new Date().toISOString() };
   const out = JSON.parse(schemaEngine.call((w) => w.normalize_agent_result(t.text, contextText(ctx, 'the context'), mode))) as Outcome<{
@@ -84,9 +81,11 @@ export function normalizeAgentResult(input: unknown, context?: MigrationContext)
 const badOptions = (issues: Issue[]) => issues.some((i) => i.code === 'unsupported_version' || i.code === 'invalid_options');
 
 function from(kind: string, input: unknown, ctx: CallContext | undefined, variant = ''): ToolResult {
-  const t = text(input, 'the input');
+  const t = text(input);
   if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
-  const out = JSON.parse(schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
+  const out = JSON.parse(
+    schemaEngine.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now())),
+  ) as Outcome<ToolResult>;
   if (!out.ok) {
     const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_input';
     throw new ToolResultError(code, code === 'invalid_options' ? `invalid ${kind} conversion options` : `not a convertible ${kind} result`, out.issues);
@@ -95,7 +94,7 @@ function from(kind: string, input: unknown, ctx: CallContext | undefined, varian
 }
 
 function to<T>(kind: string, result: ToolResult | string, variant = ''): T {
-  const t = text(result, 'the result');
+  const t = text(result);
   if ('issues' in t) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', t.issues);
   const out = JSON.parse(schemaEngine.call((w) => w.tool_result_to(kind, t.text, variant))) as Outcome<T>;
   if (!out.ok) {

@@ -91,10 +91,7 @@ export type DocumentFiles = Record<string, string | Uint8Array> | Map<string, st
  * stdout and stderr artifacts too), runs the safety screen over the whole
  * text, and returns `accept` or `reject` with every reason.
  */
-export function checkResultDocument(
-  text: string | Uint8Array,
-  options: { files?: DocumentFiles; screen?: ScreenOptions } = {},
-): DocumentCheck {
+export function checkResultDocument(text: string | Uint8Array, options: { files?: DocumentFiles; screen?: ScreenOptions } = {}): DocumentCheck {
   const input = documentText(text, 'the document');
   const entries = options.files instanceof Map ? [...options.files] : Object.entries(options.files ?? {});
   const files = entries.map(([path, bytes]) => ({ path: String(path), sha256: sha256Hex(bytes) }));

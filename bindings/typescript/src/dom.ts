@@ -167,7 +167,11 @@ function body(b: Builder, r: ToolResult): El {
           // Offsets are UTF-16 code units: exactly what String.slice takes.
           const ok = hit.match_start <= hit.match_end && hit.match_end <= hit.content.length;
           if (ok) {
-            li.append(b.doc.createTextNode(hit.content.slice(0, hit.match_start)), b.el('mark', undefined, hit.content.slice(hit.match_start, hit.match_end)), b.doc.createTextNode(hit.content.slice(hit.match_end)));
+            li.append(
+              b.doc.createTextNode(hit.content.slice(0, hit.match_start)),
+              b.el('mark', undefined, hit.content.slice(hit.match_start, hit.match_end)),
+              b.doc.createTextNode(hit.content.slice(hit.match_end)),
+            );
           } else li.append(b.doc.createTextNode(hit.content));
           ol.append(li);
         }
@@ -187,14 +191,20 @@ function body(b: Builder, r: ToolResult): El {
       root.append(b.pre(`$ ${m.command}`, 'tr-command'));
       for (const t of [m.output, m.stdout]) if (t) root.append(b.pre(t, 'tr-stdout'));
       if (m.stderr) root.append(b.pre(m.stderr, 'tr-stderr'));
-      root.append(b.el('p', 'tr-exit', m.timed_out ? 'timed out' : m.exit_code === undefined || m.exit_code === null ? 'no exit code' : `exit code ${m.exit_code}`));
+      root.append(
+        b.el('p', 'tr-exit', m.timed_out ? 'timed out' : m.exit_code === undefined || m.exit_code === null ? 'no exit code' : `exit code ${m.exit_code}`),
+      );
       break;
     }
     case 'todo': {
       const table = b.el('table', 'tr-todo');
       for (const item of m.todo_list) {
         const tr = b.el('tr', `tr-todo-${item.status}`);
-        tr.append(b.el('td', undefined, item.status === 'completed' ? '[x]' : item.status === 'in_progress' ? '[~]' : '[ ]'), b.el('td', undefined, item.content), b.el('td', undefined, item.priority ?? ''));
+        tr.append(
+          b.el('td', undefined, item.status === 'completed' ? '[x]' : item.status === 'in_progress' ? '[~]' : '[ ]'),
+          b.el('td', undefined, item.content),
+          b.el('td', undefined, item.priority ?? ''),
+        );
         table.append(tr);
       }
       const s = m.statistics;
@@ -236,7 +246,10 @@ export function renderDom(result: ToolResult, ctx: DomRenderContext = {}): HTMLE
   if (r.tool_metadata) article.dataset.toolType = r.tool_metadata.tool_type;
   const header = b.el('header', 'tr-header');
   const lines = renderText(r, { collapsed: true }).split('\n');
-  header.append(b.el('span', `tr-status tr-status-${String(r.status)}`, `${statusMark(String(r.status))} ${String(r.status)}`), b.el('span', 'tr-summary', lines[0].replace(/^\S+ \S+ /, '')));
+  header.append(
+    b.el('span', `tr-status tr-status-${String(r.status)}`, `${statusMark(String(r.status))} ${String(r.status)}`),
+    b.el('span', 'tr-summary', lines[0].replace(/^\S+ \S+ /, '')),
+  );
   const bodyId = `tool-result-body-${++ids}`;
   const toggle = b.el('button', 'tr-toggle', ctx.collapsed ? 'Expand' : 'Collapse') as HTMLButtonElement;
   toggle.type = 'button';

@@ -160,7 +160,7 @@ export class ResultInbox {
       findings: check.findings,
       ...(recovered ? { recovered: true } : {}),
     };
-    createAtomic(path.join(this.quarantine, `${name}.reasons.json`), JSON.stringify(reasons, null, 2) + '\n');
+    createAtomic(path.join(this.quarantine, `${name}.reasons.json`), `${JSON.stringify(reasons, null, 2)}\n`);
   }
 
   /**
@@ -179,7 +179,10 @@ export class ResultInbox {
       throw new ToolResultError('invalid_input', 'a document is a string or bytes');
     }
     const bytes = typeof document === 'string' ? new TextEncoder().encode(document) : document;
-    for (const [dir, verdict] of [[this.inbound, 'accept'], [this.quarantine, 'reject']] as const) {
+    for (const [dir, verdict] of [
+      [this.inbound, 'accept'],
+      [this.quarantine, 'reject'],
+    ] as const) {
       const existing = path.join(dir, name);
       if (fs.existsSync(existing)) {
         if (!sameBytes(existing, bytes)) {
@@ -208,7 +211,10 @@ export class ResultInbox {
   /** Names of the documents in `inbound/` or `quarantine/`, sorted. */
   list(folder: 'inbound' | 'quarantine'): string[] {
     const dir = folder === 'inbound' ? this.inbound : this.quarantine;
-    return fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !f.startsWith('.')).sort();
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.md') && !f.startsWith('.'))
+      .sort();
   }
 
   /** The reasons a quarantined document was rejected for. */

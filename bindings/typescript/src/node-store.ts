@@ -36,7 +36,10 @@ export interface FileStoreOpenReport {
 
 function checkId(kind: string, id: string): void {
   if (typeof id !== 'string' || !SAFE_ID.test(id)) {
-    throw new ToolResultError('invalid_id', `${kind} \`${String(id)}\` cannot be a file name: use 1-200 letters, digits, '.', '_' or '-', not starting with '.'`);
+    throw new ToolResultError(
+      'invalid_id',
+      `${kind} \`${String(id)}\` cannot be a file name: use 1-200 letters, digits, '.', '_' or '-', not starting with '.'`,
+    );
   }
 }
 
@@ -144,7 +147,7 @@ export class FileResultStore extends IndexBackedStore {
       if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
       return;
     }
-    let stored;
+    let stored: PutReport;
     try {
       stored = this.index.put(result, { dialog_id: dialogId });
     } catch (e) {

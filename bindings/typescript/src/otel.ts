@@ -81,14 +81,16 @@ export interface Instruments {
  * nothing. Returns the function that removes the instrumentation.
  */
 export function instrumentStore(store: InstrumentableStore, { tracer, meter }: Instruments): () => void {
-  const m = meter && {
-    results: meter.createCounter('toolresult.results', { description: 'Tool results stored, by status and tool' }),
-    size: meter.createHistogram('toolresult.output.size', { description: 'Size of stored tool outputs (compact JSON)', unit: 'By' }),
-    duration: meter.createHistogram('gen_ai.execute_tool.duration', { description: 'Duration of tool executions', unit: 's' }),
-    validationFailures: meter.createCounter('toolresult.validation_failures', { description: 'Stored results whose input or output failed validation' }),
-    rejections: meter.createCounter('toolresult.rejections', { description: 'Results the store refused, by error code' }),
-    evictions: meter.createCounter('toolresult.evictions', { description: 'Results removed by the retention policy, by reason' }),
-  } satisfies Record<string, Counter | Histogram>;
+  const m =
+    meter &&
+    ({
+      results: meter.createCounter('toolresult.results', { description: 'Tool results stored, by status and tool' }),
+      size: meter.createHistogram('toolresult.output.size', { description: 'Size of stored tool outputs (compact JSON)', unit: 'By' }),
+      duration: meter.createHistogram('gen_ai.execute_tool.duration', { description: 'Duration of tool executions', unit: 's' }),
+      validationFailures: meter.createCounter('toolresult.validation_failures', { description: 'Stored results whose input or output failed validation' }),
+      rejections: meter.createCounter('toolresult.rejections', { description: 'Results the store refused, by error code' }),
+      evictions: meter.createCounter('toolresult.evictions', { description: 'Results removed by the retention policy, by reason' }),
+    } satisfies Record<string, Counter | Histogram>);
 
   const record = (result: ToolResult, report: PutReport) => {
     if (!report?.stored) return;

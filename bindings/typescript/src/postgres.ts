@@ -164,8 +164,7 @@ CREATE INDEX toolresult_evictions_execution ON ${s}.toolresult_evictions (execut
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-const META_COLUMNS =
-  'execution_id, tool_call_id, dialog_id, tool_name, status, started_at, size_bytes, stored_bytes, output_truncated, summary, preview';
+const META_COLUMNS = 'execution_id, tool_call_id, dialog_id, tool_name, status, started_at, size_bytes, stored_bytes, output_truncated, summary, preview';
 
 function quoteSchema(schema: string): string {
   if (!SCHEMA_NAME.test(schema)) {
@@ -213,7 +212,10 @@ export function isTransientPgError(e: unknown): boolean {
   if (e instanceof ToolResultError) return false;
   const err = e as { code?: unknown; message?: unknown };
   if (typeof err?.code === 'string') return TRANSIENT_SQLSTATE.test(err.code) || TRANSIENT_NODE.has(err.code);
-  return typeof err?.message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error|Connection ended/i.test(err.message);
+  return (
+    typeof err?.message === 'string' &&
+    /Connection terminated|terminating connection|Client has encountered a connection error|Connection ended/i.test(err.message)
+  );
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -318,7 +320,10 @@ export class PostgresResultStore extends EventTarget {
       try {
         pg = require('pg') as typeof pg;
       } catch (e) {
-        throw new ToolResultError('missing_dependency', `toolresult/postgres needs node-postgres to connect: npm install pg (${(e as Error).message.split('\n')[0]})`);
+        throw new ToolResultError(
+          'missing_dependency',
+          `toolresult/postgres needs node-postgres to connect: npm install pg (${(e as Error).message.split('\n')[0]})`,
+        );
       }
       pool = new pg.Pool(typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection!);
       owns = true;
@@ -334,7 +339,10 @@ export class PostgresResultStore extends EventTarget {
       if (options.migrate !== false) {
         await store.migrate();
       } else if ((await store.schemaVersion()) < POSTGRES_SCHEMA_VERSION) {
-        throw new ToolResultError('schema_outdated', `schema ${store.schema} is older than this package needs (${POSTGRES_SCHEMA_VERSION}): run migrate() (or open without migrate: false)`);
+        throw new ToolResultError(
+          'schema_outdated',
+          `schema ${store.schema} is older than this package needs (${POSTGRES_SCHEMA_VERSION}): run migrate() (or open without migrate: false)`,
+        );
       }
       if (options.listen !== false) await store.#listen();
     } catch (e) {
@@ -407,7 +415,8 @@ export class PostgresResultStore extends EventTarget {
   /** The version the schema is at (0: not migrated); a newer one than this package knows is refused. */
   async #version(query: (text: string, values?: unknown[]) => Promise<PgQueryResult>): Promise<number> {
     const exists = await query('SELECT to_regclass($1) AS t', [`${this.#q}.toolresult_migrations`]);
-    const version = exists.rows[0].t === null ? 0 : Number((await query(`SELECT coalesce(max(version), 0) AS v FROM ${this.#q}.toolresult_migrations`)).rows[0].v);
+    const version =
+      exists.rows[0].t === null ? 0 : Number((await query(`SELECT coalesce(max(version), 0) AS v FROM ${this.#q}.toolresult_migrations`)).rows[0].v);
     if (version > POSTGRES_SCHEMA_VERSION) {
       throw new ToolResultError(
         'schema_too_new',
@@ -535,7 +544,9 @@ export class PostgresResultStore extends EventTarget {
       );
       if (rows[0]) this.#emitStored(metaFromRow(rows[0]), (rows[0].issues as SchemaIssue[] | null) ?? undefined, true);
     } else {
-      const { rows } = await this.#query(`SELECT execution_id, tool_call_id, tool_name, dialog_id, reason FROM ${this.#q}.toolresult_evictions WHERE id = $1`, [note.id]);
+      const { rows } = await this.#query(`SELECT execution_id, tool_call_id, tool_name, dialog_id, reason FROM ${this.#q}.toolresult_evictions WHERE id = $1`, [
+        note.id,
+      ]);
       if (rows[0]) this.#emit('evicted', evictionFromRow(rows[0]), true);
     }
   }
@@ -656,10 +667,10 @@ export class PostgresResultStore extends EventTarget {
       const missing = items.filter((_, i) => !claimed.has(i));
       const existing = missing.length
         ? (
-            await c.query(
-              `SELECT ${META_COLUMNS}, sha256 FROM ${this.#q}.toolresult_results WHERE execution_id = ANY($1) OR tool_call_id = ANY($2)`,
-              [missing.map((p) => p.entry.meta.execution_id), missing.map((p) => p.entry.meta.tool_call_id)],
-            )
+            await c.query(`SELECT ${META_COLUMNS}, sha256 FROM ${this.#q}.toolresult_results WHERE execution_id = ANY($1) OR tool_call_id = ANY($2)`, [
+              missing.map((p) => p.entry.meta.execution_id),
+              missing.map((p) => p.entry.meta.tool_call_id),
+            ])
           ).rows
         : [];
       const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
@@ -681,15 +692,24 @@ export class PostgresResultStore extends EventTarget {
         }
         return {
           ok: false,
-          error: conflict('/metadata/execution_id', `a different result is already stored under execution_id ${meta.execution_id}; stored results are never overwritten`),
+          error: conflict(
+            '/metadata/execution_id',
+            `a different result is already stored under execution_id ${meta.execution_id}; stored results are never overwritten`,
+          ),
         };
       }
       const other = byCall.get(meta.tool_call_id);
       if (other) {
-        return { ok: false, error: conflict('/input/tool_call_id', `tool_call_id ${meta.tool_call_id} already belongs to execution ${other.execution_id as string}`) };
+        return {
+          ok: false,
+          error: conflict('/input/tool_call_id', `tool_call_id ${meta.tool_call_id} already belongs to execution ${other.execution_id as string}`),
+        };
       }
       // The row that blocked the insert was evicted before we looked: not stored, safe to retry.
-      return { ok: false, error: conflict('/metadata/execution_id', `execution ${meta.execution_id} collided with a result that was evicted meanwhile; retry the put`) };
+      return {
+        ok: false,
+        error: conflict('/metadata/execution_id', `execution ${meta.execution_id} collided with a result that was evicted meanwhile; retry the put`),
+      };
     });
     const evicted = out.evicted.map(evictionFromRow);
     for (const [i, r] of results.entries()) {
@@ -754,7 +774,10 @@ export class PostgresResultStore extends EventTarget {
     const rows = await this.#transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
       const evicted = await this.#enforce(c, now);
-      await this.#notify(c, evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })));
+      await this.#notify(
+        c,
+        evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })),
+      );
       return evicted;
     });
     const evicted = rows.map(evictionFromRow);
@@ -780,10 +803,17 @@ export class PostgresResultStore extends EventTarget {
   }
 
   async #one(where: string, id: string): Promise<ToolResult | undefined> {
-    const { rows } = await this.#query(`SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where} = $1`, [String(id)]);
+    const { rows } = await this.#query(`SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where} = $1`, [
+      String(id),
+    ]);
     if (!rows[0]) return undefined;
     const checked = this.#checked(rows[0]);
-    if (!checked.ok) throw new ToolResultError('corrupt_row', `the row of execution ${rows[0].execution_id as string} is not a valid stored result; it is not returned`, checked.issues);
+    if (!checked.ok)
+      throw new ToolResultError(
+        'corrupt_row',
+        `the row of execution ${rows[0].execution_id as string} is not a valid stored result; it is not returned`,
+        checked.issues,
+      );
     return checked.value;
   }
 
@@ -808,7 +838,11 @@ export class PostgresResultStore extends EventTarget {
    * reported as `corrupt_row` events.
    */
   async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
-    const b = unwrapOutcome<HistoryBounds>(schemaEngine.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))), 'invalid_options', 'invalid history query');
+    const b = unwrapOutcome<HistoryBounds>(
+      schemaEngine.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
+      'invalid_options',
+      'invalid history query',
+    );
     const where = ['tool_name = $1'];
     const params: unknown[] = [String(toolName)];
     if (b.status) where.push(`status = $${params.push(b.status)}`);
@@ -845,16 +879,16 @@ export class PostgresResultStore extends EventTarget {
    */
   async metrics(): Promise<StoreMetrics> {
     const [all, current] = await Promise.all([
-        this.#query(
-          `SELECT status, size_bucket, count(*) AS n, sum(output_truncated::int) AS truncated, sum(side_effects) AS side_effects,
+      this.#query(
+        `SELECT status, size_bucket, count(*) AS n, sum(output_truncated::int) AS truncated, sum(side_effects) AS side_effects,
                   sum(size_bytes) AS size_sum, sum(evicted) AS evicted
            FROM (SELECT status, size_bucket, output_truncated, side_effects, size_bytes, 0 AS evicted FROM ${this.#q}.toolresult_results
                  UNION ALL
                  SELECT status, size_bucket, output_truncated, side_effects, size_bytes, 1 FROM ${this.#q}.toolresult_evictions) r
            GROUP BY status, size_bucket`,
-        ),
-        this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
-      ]);
+      ),
+      this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
+    ]);
     this.#buckets ??= (JSON.parse(schemaEngine.call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
     const m: StoreMetrics = {
       stored: 0,

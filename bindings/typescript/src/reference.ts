@@ -9,7 +9,6 @@ import { toolResultJson } from './wire.js';
 type Summarizer = (result: ToolResult) => string;
 const summarizers: { pattern: string | RegExp; matches: (name: string) => boolean; fn: Summarizer }[] = [];
 
-
 function unwrap<T>(json: string): T {
   return unwrapOutcome<T>(json, 'invalid_tool_result', 'invalid ToolResult');
 }
@@ -28,7 +27,12 @@ export function registerSummarizer(toolNamePattern: string | RegExp, fn: Summari
       return toolNamePattern.test(name);
     };
   } else if (typeof toolNamePattern === 'string' && toolNamePattern.length > 0) {
-    const re = new RegExp(`^${toolNamePattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${toolNamePattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     matches = (name) => re.test(name);
   } else {
     throw new ToolResultError('invalid_options', 'a summarizer pattern is a non-empty string or a RegExp');

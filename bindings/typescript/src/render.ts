@@ -3,12 +3,7 @@
 // or pattern and never renders nothing, and the helpers that produce typed
 // per-tool data (tool_metadata) from what tools actually have.
 import { ToolResultError, type Outcome } from './errors.js';
-import type {
-  DiffHunk,
-  TodoItem,
-  ToolMetadata,
-  ToolResult,
-} from './generated/types.js';
+import type { DiffHunk, TodoItem, ToolMetadata, ToolResult } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 import { toolResultJson } from './wire.js';
 
@@ -23,7 +18,6 @@ export interface RenderTextOptions {
   /** Header, error and preview only (failures keep their error). */
   collapsed?: boolean;
 }
-
 
 function wholeAtLeast(name: string, value: number | undefined, min: number): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
@@ -76,7 +70,12 @@ export function diffHunks(oldText: string, newText: string, options: { context?:
 }
 
 /** `file_read` metadata from a file's text: its lines from `offset` (default 1), at most `maxLines`, with the language. */
-export function structureFileRead(spec: { file_path: string; text: string; offset?: number; maxLines?: number }): Extract<ToolMetadata, { tool_type: 'file_read' }> {
+export function structureFileRead(spec: {
+  file_path: string;
+  text: string;
+  offset?: number;
+  maxLines?: number;
+}): Extract<ToolMetadata, { tool_type: 'file_read' }> {
   const all = spec.text.split(/\r?\n/);
   if (all.length > 0 && all[all.length - 1] === '') all.pop();
   const offset = spec.offset ?? 1;
@@ -97,7 +96,12 @@ export function structureFileRead(spec: { file_path: string; text: string; offse
 }
 
 /** `file_edit` metadata from the text before and after: the hunks, the contents and the language. */
-export function structureFileEdit(spec: { file_path: string; old_text: string; new_text: string; context?: number }): Extract<ToolMetadata, { tool_type: 'file_edit' }> {
+export function structureFileEdit(spec: {
+  file_path: string;
+  old_text: string;
+  new_text: string;
+  context?: number;
+}): Extract<ToolMetadata, { tool_type: 'file_edit' }> {
   const language = detectLanguage(spec.file_path);
   return {
     tool_type: 'file_edit',
@@ -168,7 +172,10 @@ interface PatternEntry<T> {
 }
 
 function globRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 
@@ -202,7 +209,8 @@ export class RendererRegistry<T> {
 
   /** A renderer for a tool name or a `tool_type` (both tables are looked up by the string). */
   register(toolNameOrType: string, renderer: Renderer<T>): this {
-    if (typeof toolNameOrType !== 'string' || toolNameOrType === '') throw new ToolResultError('invalid_options', 'register takes a non-empty tool name or tool_type');
+    if (typeof toolNameOrType !== 'string' || toolNameOrType === '')
+      throw new ToolResultError('invalid_options', 'register takes a non-empty tool name or tool_type');
     if (typeof renderer !== 'function') throw new ToolResultError('invalid_options', 'a renderer is a function');
     this.#byName.set(toolNameOrType, renderer);
     return this;
@@ -268,5 +276,8 @@ export class RendererRegistry<T> {
 
 /** A registry of text renderers whose fallback is the built-in `renderText` (options from the context). */
 export function createTextRendererRegistry(): RendererRegistry<string> {
-  return new RendererRegistry<string>((r, ctx) => renderText(r, ctx as RenderTextOptions), (line) => `${line}\n`);
+  return new RendererRegistry<string>(
+    (r, ctx) => renderText(r, ctx as RenderTextOptions),
+    (line) => `${line}\n`,
+  );
 }

@@ -228,7 +228,10 @@ export class ToolRegistry {
       throw new ToolResultError('invalid_definition', 'a tool definition is an object with a name');
     }
     const text = wire(definition, 'invalid_definition', 'the tool definition');
-    unwrap<null>(schemaEngine.call(() => this.#current().register(text)), 'the tool definition is not usable');
+    unwrap<null>(
+      schemaEngine.call(() => this.#current().register(text)),
+      'the tool definition is not usable',
+    );
     this.#definitions.set(String(definition.name), text);
     return this;
   }

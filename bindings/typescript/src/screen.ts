@@ -9,13 +9,7 @@ import { screenModule } from './runtime.js';
 import { jsonText } from './wire.js';
 
 /** The five categories of the screen, in report order. */
-export const SCREEN_CATEGORIES: readonly ScreenCategory[] = [
-  'secret',
-  'executable_payload',
-  'policy_change',
-  'fetch_execute_instruction',
-  'hidden_text',
-];
+export const SCREEN_CATEGORIES: readonly ScreenCategory[] = ['secret', 'executable_payload', 'policy_change', 'fetch_execute_instruction', 'hidden_text'];
 
 function optionsText(options: ScreenOptions | undefined): string {
   return options === undefined ? '' : jsonText(options, 'invalid_options', 'the screen options');
@@ -39,10 +33,16 @@ function isBytes(input: unknown): input is Uint8Array {
 export function screen(input: unknown, options?: ScreenOptions): ScreenReport {
   const opts = optionsText(options);
   if (typeof input === 'string' || isBytes(input)) {
-    return unwrapScreenReply<ScreenReport>(screenModule.call((w) => w.screen_text_input(writeScreenInput(w, input), opts)), 'cannot screen this input');
+    return unwrapScreenReply<ScreenReport>(
+      screenModule.call((w) => w.screen_text_input(writeScreenInput(w, input), opts)),
+      'cannot screen this input',
+    );
   }
   const json = jsonText(input, 'invalid_value', 'the value to screen');
-  return unwrapScreenReply<ScreenReport>(screenModule.call((w) => w.screen_json_input(writeScreenInput(w, json), opts)), 'cannot screen this input');
+  return unwrapScreenReply<ScreenReport>(
+    screenModule.call((w) => w.screen_json_input(writeScreenInput(w, json), opts)),
+    'cannot screen this input',
+  );
 }
 
 /**
@@ -52,11 +52,17 @@ export function screen(input: unknown, options?: ScreenOptions): ScreenReport {
  */
 export function redactSecrets<T>(input: T): T {
   if (typeof input === 'string' || isBytes(input)) {
-    const text = unwrapScreenReply<string>(screenModule.call((w) => w.redact_text_input(writeScreenInput(w, input))), 'cannot redact this input');
+    const text = unwrapScreenReply<string>(
+      screenModule.call((w) => w.redact_text_input(writeScreenInput(w, input))),
+      'cannot redact this input',
+    );
     return (isBytes(input) ? new TextEncoder().encode(text) : text) as T;
   }
   const json = jsonText(input, 'invalid_value', 'the value to redact');
-  return unwrapScreenReply<T>(screenModule.call((w) => w.redact_json_input(writeScreenInput(w, json))), 'cannot redact this value');
+  return unwrapScreenReply<T>(
+    screenModule.call((w) => w.redact_json_input(writeScreenInput(w, json))),
+    'cannot redact this value',
+  );
 }
 
 /** A rejected screen as an error (code `unsafe_output`), findings as issues. */
@@ -144,10 +150,7 @@ export class ScreenGate {
    * screened, throws `unsafe_output` or `unscreened_result` when refused.
    * `emit` announces `screened` and `rejected`.
    */
-  admit(
-    result: ToolResult,
-    emit: (type: 'screened' | 'rejected', detail: ScreenEventDetail) => void,
-  ): ScreenReport | undefined {
+  admit(result: ToolResult, emit: (type: 'screened' | 'rejected', detail: ScreenEventDetail) => void): ScreenReport | undefined {
     if (this.mode === 'off') return undefined;
     const base = { execution_id: result.metadata.execution_id, tool_name: result.input.tool_name };
     if (this.mode === 'require') {

@@ -14,7 +14,7 @@ export interface WireLimits {
 export type Wire = { text: string; issues?: undefined } | { text?: undefined; issues: Issue[] };
 
 function pointer(path: readonly (string | number)[]): string {
-  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 function describe(value: unknown): string {
@@ -142,7 +142,7 @@ class ByteWriter {
         return;
       case 'number':
         if (!Number.isFinite(v)) this.fail('non_finite_number', `${v} has no JSON form`, depth);
-        this.ascii(v === 0 && 1 / v < 0 && !this.limits.minusZeroAsZero ? '-0' : '' + v);
+        this.ascii(v === 0 && 1 / v < 0 && !this.limits.minusZeroAsZero ? '-0' : `${v}`);
         return;
       case 'boolean':
         this.ascii(v ? 'true' : 'false');
