@@ -169,3 +169,52 @@ test('previews keep whole lines within maxChars', () => {
   assert.deepEqual(preview('one\ntwo\nthree\n', { maxChars: 9 }), { text: 'one\ntwo\n', truncated: true });
   assert.equal(preview('x'.repeat(1000)).text.length, 500);
 });
+
+test('JSON truncation of hostile values: a typed error for what is not JSON data, and the module keeps working', () => {
+  let deep = [];
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  assert.throws(
+    () => truncateOutput(deep, { maxBytes: 100 }),
+    (e) => e instanceof ToolResultError && e.code === 'invalid_output' && e.issues[0].code === 'too_deep',
+  );
+  const cyclic = { a: [1] };
+  cyclic.a.push(cyclic);
+  assert.throws(
+    () => truncateOutput(cyclic),
+    (e) => e.code === 'invalid_output' && e.issues[0].code === 'cyclic_value',
+  );
+  assert.throws(
+    () => truncateOutput({ s: 'a\uD800' }),
+    (e) => e.code === 'invalid_output' && e.issues[0].code === 'lone_surrogate',
+  );
+  assert.throws(
+    () => truncateOutput({ d: new Date(0) }),
+    (e) => e.code === 'invalid_output' && e.issues[0].path === '/d',
+  );
+  // A getter runs once, and what it returned is what was measured and cut.
+  let reads = 0;
+  const r = truncateOutput(
+    {
+      get g() {
+        reads++;
+        return 'x'.repeat(500);
+      },
+    },
+    { maxBytes: 100 },
+  );
+  assert.equal(reads, 1);
+  assert.match(r.output.g, /^x+…\[\+\d+ bytes\]$/);
+  // 127 levels is within the default depth: cut, not refused; then a plain call still works.
+  let nested = 'leaf'.repeat(100);
+  for (let i = 0; i < 127; i++) nested = [nested];
+  const n = truncateOutput(nested, { maxBytes: 200 });
+  assert.equal(n.output_truncated, true);
+  assert.ok(n.size <= 200);
+  assert.equal(truncateOutput({ ok: 1 }).output.ok, 1);
+  // A wide object: 200,000 keys, cut with a count of the keys left out.
+  const wide = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]));
+  const w = truncateOutput(wide, { maxBytes: 10_000 });
+  const kept = Object.keys(w.output).filter((k) => k !== '…');
+  assert.equal(w.output['…'], `[+${200_000 - kept.length} keys]`);
+  assert.ok(w.size <= 10_000);
+});
