@@ -3,6 +3,7 @@
 // .tools/), and the npm packages.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { biomeBin, ensureBiome, BIOME_VERSION } from './biome.mjs';
 import { capture, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
 
 const TARGETS = ['wasm32-unknown-unknown', 'thumbv7em-none-eabihf'];
@@ -31,3 +32,7 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) {
 } else {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
+
+step(`setup: Biome ${BIOME_VERSION} (formatter and linter, in .tools/; see scripts/biome.mjs)`);
+if (existsSync(biomeBin())) console.log(`present: ${biomeBin()}`);
+else console.log(`installed: ${ensureBiome()}`);

@@ -1,11 +1,12 @@
 // `npm test`: every check, in the order that fails fastest.
 import { existsSync } from 'node:fs';
-import { binPath, run, step } from './lib.mjs';
+import { biomeBin } from './biome.mjs';
+import { run, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 
 step('TypeScript and JavaScript: format and lint (Biome, biome.jsonc)');
-run(binPath('biome'), ['ci', '.']);
+run(biomeBin(), ['ci', '.']);
 
 step('rust: format');
 run('cargo', ['fmt', '--all', '--check']);
