@@ -5,6 +5,7 @@ use toolresult::{Issue, IssueCode};
 /// The JSON Schema dialects this crate implements.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Dialect {
     #[default]
     #[serde(rename = "2020-12")]

@@ -10,6 +10,7 @@ use crate::dialect::Dialect;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FormatMode {
     /// `format` is checked (date-time, email, uuid, ipv4, ...), as users of
     /// ajv-formats expect. Unknown formats are ignored.

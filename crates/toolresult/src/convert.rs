@@ -39,6 +39,7 @@ pub struct CallContext {
 
 /// The MCP revisions whose `CallToolResult` we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum McpRevision {
     V2025_11_25,
     /// Adds the required `resultType` (`complete` for a finished call).
@@ -601,6 +602,7 @@ fn mcp_block_from_anthropic(b: &Value) -> Value {
 
 /// The two places a tool result appears in the Vercel AI SDK (v5, v6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VercelShape {
     /// A `tool-result` part of a `{ role: "tool" }` model message
     /// (`ToolResultPart`): what goes back to the model in the conversation.

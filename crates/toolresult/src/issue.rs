@@ -55,6 +55,7 @@ macro_rules! issue_codes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "snake_case")]
+        #[non_exhaustive]
         pub enum IssueCode {
             $(#[doc = $doc] $variant,)*
         }

@@ -20,6 +20,7 @@ use crate::tool_result::ToolResult;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "tool_type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ToolMetadata {
     FileRead(FileReadMetadata),
     FileWrite(FileWriteMetadata),

@@ -40,6 +40,7 @@ use keywords::Keywords;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ScreenCategory {
     /// A credential that grants access (API key, token, private key, password).
     Secret,
