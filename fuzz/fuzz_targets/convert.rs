@@ -16,10 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let limits = ParseLimits {
-        max_bytes: 1 << 20,
-        max_depth: 64,
-    };
+    let limits = ParseLimits::new(1 << 20, 64);
     let Ok(input) = parse_str(text, limits) else {
         return;
     };

@@ -15,12 +15,10 @@ fuzz_target!(|data: &[u8]| {
         }
         return;
     };
-    let small = ValidationOptions {
-        max_depth: 4,
-        max_issues: 3,
-        allow_unknown_agent_types: true,
-        ..ValidationOptions::default()
-    };
+    let mut small = ValidationOptions::default();
+    small.max_depth = 4;
+    small.max_issues = 3;
+    small.allow_unknown_agent_types = true;
     for kind in [EnvelopeKind::AgentResult, EnvelopeKind::ToolResult] {
         for opts in [ValidationOptions::default(), small.clone()] {
             let v = Validator::new(kind, opts).unwrap();

@@ -9,10 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let limits = ParseLimits {
-        max_bytes: 1 << 20,
-        max_depth: 128,
-    };
+    let limits = ParseLimits::new(1 << 20, 128);
     let Ok(value) = parse_str(text, limits) else {
         return;
     };

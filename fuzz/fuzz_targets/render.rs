@@ -36,12 +36,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(result) = parse_tool_result(text, &ValidationOptions::default()) else {
         return;
     };
-    let opts = RenderOptions {
-        width: 20 + usize::from(flags >> 2),
-        color: flags & 1 == 1,
-        max_lines: 4 + usize::from(flags & 0x0f),
-        collapsed: flags & 2 == 2,
-    };
+    let mut opts = RenderOptions::default();
+    opts.width = 20 + usize::from(flags >> 2);
+    opts.color = flags & 1 == 1;
+    opts.max_lines = 4 + usize::from(flags & 0x0f);
+    opts.collapsed = flags & 2 == 2;
     let out = render_text(&result, &opts);
     inert(&out);
     let _ = result_preview(&result, 1 + usize::from(flags));

@@ -11,10 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let limits = ParseLimits {
-        max_bytes: 1 << 20,
-        max_depth: 64,
-    };
+    let limits = ParseLimits::new(1 << 20, 64);
     match (parse_str_exact(text, limits), parse_tape(text, limits)) {
         (Ok(value), Ok(tape)) => {
             assert_eq!(tape.to_value(0), value);

@@ -31,10 +31,7 @@ fuzz_target!(|data: &[u8]| {
     let (capped, dropped) = cap_lines(text, usize::from(seed % 16));
     assert!(dropped == 0 || capped.len() <= text.len() + 40);
 
-    let limits = ParseLimits {
-        max_bytes: 1 << 20,
-        max_depth: 64,
-    };
+    let limits = ParseLimits::new(1 << 20, 64);
     // The text path accepts exactly what the strict parser accepts, with the
     // same issue, and its output is bounded, valid and measured exactly.
     match (

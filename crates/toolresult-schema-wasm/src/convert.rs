@@ -24,10 +24,7 @@ fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
     })
 }
 
-const LIMITS: ParseLimits = ParseLimits {
-    max_bytes: DEFAULT_MAX_BYTES,
-    max_depth: DEFAULT_MAX_DEPTH,
-};
+const LIMITS: ParseLimits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
 
 /// `mode`: `auto`, `task-result` or `agent-message`. `{ok, value: {value, changes, source}}`.
 #[wasm_bindgen]

@@ -13,10 +13,7 @@ fn main() {
     let schema: serde_json::Value = serde_json::from_str(&read(args.next())).unwrap();
     let text = read(args.next());
     let n: u32 = args.next().map_or(200, |s| s.parse().unwrap());
-    let limits = ParseLimits {
-        max_bytes: 1 << 30,
-        max_depth: 128,
-    };
+    let limits = ParseLimits::new(1 << 30, 128);
     let compiled =
         toolresult_schema::compile(&schema, &toolresult_schema::SchemaOptions::default()).unwrap();
 

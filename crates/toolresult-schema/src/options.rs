@@ -24,6 +24,7 @@ pub enum FormatMode {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[non_exhaustive]
 pub struct SchemaOptions {
     /// Documents a `$ref` may point at, by absolute URI. Any other remote or
     /// file reference is refused (`unresolvable_ref`); nothing is fetched.

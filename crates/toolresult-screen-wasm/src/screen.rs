@@ -42,10 +42,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, Issues> {
 }
 
 fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, Issues> {
-    let limits = ParseLimits {
-        max_bytes: usize::MAX,
-        max_depth: DEFAULT_MAX_DEPTH,
-    };
+    let limits = ParseLimits::new(usize::MAX, DEFAULT_MAX_DEPTH);
     toolresult::json::parse_bytes(bytes, limits).map_err(Issues::from)
 }
 

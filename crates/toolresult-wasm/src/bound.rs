@@ -49,10 +49,7 @@ pub fn truncate_text_input(len: usize, max_bytes: usize, hash: bool) -> String {
 #[wasm_bindgen]
 pub fn truncate_json_input(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| {
-        let limits = ParseLimits {
-            max_bytes: usize::MAX,
-            max_depth: DEFAULT_MAX_DEPTH,
-        };
+        let limits = ParseLimits::new(usize::MAX, DEFAULT_MAX_DEPTH);
         let cut = toolresult::json::utf8_text(bytes, limits)
             .and_then(|text| truncate::cut_json_text(text, max_bytes, limits));
         match cut {

@@ -13,10 +13,7 @@ pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> S
 }
 
 fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json::Value, Issues> {
-    let limits = ParseLimits {
-        max_bytes: DEFAULT_MAX_BYTES,
-        max_depth: DEFAULT_MAX_DEPTH,
-    };
+    let limits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
     let spec = parse_str(spec_json, limits)?;
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).map_err(|e| {

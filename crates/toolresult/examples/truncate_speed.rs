@@ -9,10 +9,7 @@ fn main() {
         .map(|i| serde_json::json!({"id": i, "name": format!("row {i}"), "tags": ["a", "b"], "score": f64::from(i) / 3.0}))
         .collect();
     let text = serde_json::to_string(&serde_json::json!({ "rows": rows })).unwrap();
-    let limits = ParseLimits {
-        max_bytes: usize::MAX,
-        max_depth: 128,
-    };
+    let limits = ParseLimits::new(usize::MAX, 128);
     for _ in 0..5 {
         let t = Instant::now();
         let cut = toolresult::truncate::cut_json_text(&text, 5 * 1024 * 1024, limits).unwrap();

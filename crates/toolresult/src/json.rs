@@ -17,9 +17,22 @@ pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// Limits applied while parsing.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct ParseLimits {
+    /// Largest input, in bytes.
     pub max_bytes: usize,
+    /// Deepest nesting of arrays and objects (capped at [`MAX_DEPTH_CEILING`]).
     pub max_depth: usize,
+}
+
+impl ParseLimits {
+    /// Limits of `max_bytes` bytes and `max_depth` levels.
+    pub const fn new(max_bytes: usize, max_depth: usize) -> Self {
+        ParseLimits {
+            max_bytes,
+            max_depth,
+        }
+    }
 }
 
 /// Parses UTF-8 bytes strictly. Invalid UTF-8 is an `invalid_utf8` issue.

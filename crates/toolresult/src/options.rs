@@ -24,6 +24,7 @@ pub const DEFAULT_DURATION_TOLERANCE_MS: f64 = 1000.0;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[non_exhaustive]
 pub struct ValidationOptions {
     /// Largest accepted input, in bytes of UTF-8 JSON text.
     pub max_bytes: usize,

@@ -27,6 +27,7 @@ use crate::tool_result::ToolResult;
 /// How to render.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
 pub struct RenderOptions {
     /// Longest line, in characters; longer lines end with `…`. At least 20.
     pub width: usize,

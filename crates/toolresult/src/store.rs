@@ -23,6 +23,7 @@ use crate::tool_result::ToolResult;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[non_exhaustive]
 pub struct RetentionPolicy {
     /// Evict results that started longer ago than this (checked on every put and by `prune`).
     pub max_age_ms: Option<u64>,

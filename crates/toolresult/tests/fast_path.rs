@@ -50,10 +50,8 @@ fn fixtures_get_the_same_verdict_on_both_paths() {
             // Regression (found by the `envelope` fuzz target): with few
             // maxIssues, both collectors must stop at the same issues.
             for max_issues in [1, 2, 3, 4, 100] {
-                let opts = ValidationOptions {
-                    max_issues,
-                    ..ValidationOptions::default()
-                };
+                let mut opts = ValidationOptions::default();
+                opts.max_issues = max_issues;
                 assert_same_verdict(&Validator::new(ek, opts).unwrap(), &text).unwrap();
             }
         }
@@ -224,11 +222,9 @@ proptest! {
         for (pick, m) in muts {
             value = mutate(value, pick, m);
         }
-        let opts = ValidationOptions {
-            max_depth: depth,
-            allow_unknown_agent_types: allow_any_agent_type,
-            ..ValidationOptions::default()
-        };
+        let mut opts = ValidationOptions::default();
+        opts.max_depth = depth;
+        opts.allow_unknown_agent_types = allow_any_agent_type;
         let v = Validator::new(kind, opts).unwrap();
         assert_same_verdict(&v, &serde_json::to_string(&value).unwrap())?;
         assert_same_verdict(&v, &serde_json::to_string_pretty(&value).unwrap())?;

@@ -8,6 +8,14 @@ use serde_json::{json, Value};
 use toolresult::render::{render_text, RenderOptions};
 use toolresult::ToolResult;
 
+/// Render options: the defaults, changed by `set` (the struct is
+/// `#[non_exhaustive]`, so there is no struct literal outside the crate).
+fn options(set: impl FnOnce(&mut RenderOptions)) -> RenderOptions {
+    let mut o = RenderOptions::default();
+    set(&mut o);
+    o
+}
+
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
@@ -53,18 +61,12 @@ fn cases() -> Vec<(String, ToolResult, RenderOptions)> {
     cases.push((
         "ansi-file-edit".into(),
         edit.clone(),
-        RenderOptions {
-            color: true,
-            ..Default::default()
-        },
+        options(|o| o.color = true),
     ));
     cases.push((
         "collapsed-file-read".into(),
         load("tool/valid-metadata-file-read.json"),
-        RenderOptions {
-            collapsed: true,
-            ..Default::default()
-        },
+        options(|o| o.collapsed = true),
     ));
     let mut failed = edit;
     failed.status = toolresult::ToolStatus::PermissionDenied;
@@ -78,10 +80,7 @@ fn cases() -> Vec<(String, ToolResult, RenderOptions)> {
     cases.push((
         "failed-collapsed-keeps-the-error".into(),
         failed,
-        RenderOptions {
-            collapsed: true,
-            ..Default::default()
-        },
+        options(|o| o.collapsed = true),
     ));
     let mut confirm = load("tool/valid-metadata-bash.json");
     confirm.status = toolresult::ToolStatus::RequiresConfirmation;
@@ -100,10 +99,7 @@ fn cases() -> Vec<(String, ToolResult, RenderOptions)> {
     cases.push((
         "bash-head-and-tail".into(),
         many,
-        RenderOptions {
-            max_lines: 12,
-            ..Default::default()
-        },
+        options(|o| o.max_lines = 12),
     ));
     cases
 }
@@ -192,11 +188,10 @@ fn hostile_output_renders_inert() {
         let mut plain = r.clone();
         plain.tool_metadata = None;
         for (result, color) in [(&r, false), (&r, true), (&plain, false), (&plain, true)] {
-            let opts = RenderOptions {
-                color,
-                width: 80,
-                ..Default::default()
-            };
+            let opts = options(|o| {
+                o.color = color;
+                o.width = 80;
+            });
             let text = render_text(result, &opts);
             inert(&text)
                 .unwrap_or_else(|e| panic!("{e} in rendering of {:?}", &p[..p.len().min(30)]));
@@ -209,13 +204,7 @@ fn hostile_output_renders_inert() {
             }
             assert!(text.len() < 100_000, "a 10 MB line does not come through");
         }
-        let collapsed = render_text(
-            &r,
-            &RenderOptions {
-                collapsed: true,
-                ..Default::default()
-            },
-        );
+        let collapsed = render_text(&r, &options(|o| o.collapsed = true));
         inert(&collapsed).unwrap();
     }
 }
@@ -227,12 +216,12 @@ fn narrow_widths_never_cut_inside_a_style() {
     for (name, r, _) in cases() {
         for width in [20, 27, 33] {
             for collapsed in [false, true] {
-                let opts = RenderOptions {
-                    width,
-                    color: true,
-                    collapsed,
-                    max_lines: 6,
-                };
+                let opts = options(|o| {
+                    o.width = width;
+                    o.color = true;
+                    o.collapsed = collapsed;
+                    o.max_lines = 6;
+                });
                 let text = render_text(&r, &opts);
                 inert(&text).unwrap_or_else(|e| panic!("{name} at width {width}: {e}"));
                 let opens = text.matches("\x1b[7m").count() + text.matches("\x1b[1m").count();

@@ -7,6 +7,14 @@ use serde_json::{json, Value};
 use toolresult::store::{EvictionReason, HistoryQuery, ResultStore, RetentionPolicy};
 use toolresult::{summarize, to_reference, IssueCode, ToolResult, ToolStatus};
 
+/// A retention policy: the defaults, changed by `set` (the struct is
+/// `#[non_exhaustive]`).
+fn retention(set: impl FnOnce(&mut RetentionPolicy)) -> RetentionPolicy {
+    let mut r = RetentionPolicy::default();
+    set(&mut r);
+    r
+}
+
 #[allow(clippy::needless_pass_by_value)] // called with json!(…) literals
 fn result(i: u32, tool: &str, started: &str, output: Value) -> ToolResult {
     serde_json::from_value(json!({
@@ -140,10 +148,7 @@ fn history_is_newest_first_with_filters() {
 
 #[test]
 fn retention_evicts_oldest_and_reports_it() {
-    let mut s = ResultStore::new(RetentionPolicy {
-        max_count: Some(2),
-        ..Default::default()
-    });
+    let mut s = ResultStore::new(retention(|r| r.max_count = Some(2)));
     s.put(result(1, "t", T0, json!(1)), Some("d"), None, NOW)
         .unwrap();
     s.put(result(2, "t", T0, json!(2)), Some("d"), None, NOW)
@@ -162,10 +167,7 @@ fn retention_evicts_oldest_and_reports_it() {
         ["call_2", "call_3"]
     );
 
-    let mut s = ResultStore::new(RetentionPolicy {
-        max_bytes: Some(700),
-        ..Default::default()
-    });
+    let mut s = ResultStore::new(retention(|r| r.max_bytes = Some(700)));
     let big = json!("x".repeat(300));
     s.put(result(1, "t", T0, big.clone()), None, None, NOW)
         .unwrap();
@@ -176,10 +178,7 @@ fn retention_evicts_oldest_and_reports_it() {
     );
     assert!(s.metrics().current_bytes <= 700);
 
-    let mut s = ResultStore::new(RetentionPolicy {
-        max_age_ms: Some(60_000),
-        ..Default::default()
-    });
+    let mut s = ResultStore::new(retention(|r| r.max_age_ms = Some(60_000)));
     s.put(
         result(1, "t", "2026-11-22T09:58:00Z", json!(1)),
         None,
@@ -216,10 +215,7 @@ impl EvictedCheck for Result<toolresult::store::PutReport, toolresult::Issues> {
 
 #[test]
 fn metrics_count_statuses_sizes_and_evictions() {
-    let mut s = ResultStore::new(RetentionPolicy {
-        max_count: Some(1),
-        ..Default::default()
-    });
+    let mut s = ResultStore::new(retention(|r| r.max_count = Some(1)));
     s.put(result(1, "t", T0, json!("x".repeat(2000))), None, None, NOW)
         .unwrap();
     let mut bad = result(2, "t", T0, json!(1));
@@ -335,7 +331,10 @@ proptest! {
 
     #[test]
     fn retention_limits_always_hold(sizes in prop::collection::vec(0usize..400, 1..30), max_count in 1usize..10, max_bytes in 300u64..3000) {
-        let mut s = ResultStore::new(RetentionPolicy { max_count: Some(max_count), max_bytes: Some(max_bytes), max_age_ms: None });
+        let mut s = ResultStore::new(retention(|r| {
+            r.max_count = Some(max_count);
+            r.max_bytes = Some(max_bytes);
+        }));
         let mut evicted = 0;
         for (i, n) in sizes.iter().enumerate() {
             let r = s.put(result(i as u32, "t", T0, json!("y".repeat(*n))), None, None, NOW).unwrap();

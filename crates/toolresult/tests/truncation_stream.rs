@@ -11,10 +11,7 @@ use support::value_truncation;
 use toolresult::json::{parse_str_exact, ParseLimits};
 use toolresult::truncate::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
 
-const LIMITS: ParseLimits = ParseLimits {
-    max_bytes: usize::MAX,
-    max_depth: 128,
-};
+const LIMITS: ParseLimits = ParseLimits::new(usize::MAX, 128);
 
 fn arb_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -131,10 +128,7 @@ fn strictness_and_issues_match_the_strict_parser() {
         cut_json_text(&many_keys, 64, LIMITS).unwrap_err(),
         parse_str_exact(&many_keys, LIMITS).unwrap_err()
     );
-    let small = ParseLimits {
-        max_bytes: 4,
-        max_depth: 128,
-    };
+    let small = ParseLimits::new(4, 128);
     assert_eq!(
         cut_json_text("[1,2,3]", 64, small).unwrap_err(),
         parse_str_exact("[1,2,3]", small).unwrap_err()
