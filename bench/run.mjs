@@ -128,8 +128,10 @@ const bounding = {
   [`toolresult truncateOutput(JSON, ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB → ${limit / MB / 2} MiB)`]: () =>
     truncateOutput(bigJson, { maxBytes: limit / 2 }),
   // What the truncation cannot beat in JS: writing the value out and reading the 5 MiB output back in.
-  [`(JSON.stringify of the ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB value + JSON.parse of a 5 MiB output)`]: () =>
-    JSON.parse(JSON.stringify(bigJson).slice(0, 0) + halfJson),
+  [`(JSON.stringify of the ${(JSON.stringify(bigJson).length / MB).toFixed(1)} MB value + JSON.parse of a 5 MiB output)`]: () => [
+    JSON.stringify(bigJson).length,
+    JSON.parse(halfJson),
+  ],
 };
 const boundBench = new Bench({ time: smoke ? 10 : 3000, warmupTime: smoke ? 5 : 500, iterations: smoke ? 2 : 10 });
 for (const [name, f] of Object.entries(bounding)) boundBench.add(name, f);

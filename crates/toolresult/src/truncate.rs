@@ -48,6 +48,12 @@ pub struct Truncation<T> {
     pub sha256: String,
 }
 
+/// 95 % of a limit, rounded down, without overflow: what a cut output keeps,
+/// leaving room for the note or markers saying what is missing.
+fn kept_share(max_bytes: usize) -> usize {
+    max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20
+}
+
 /// The largest char boundary at or below `at`.
 fn floor_boundary(s: &str, mut at: usize) -> usize {
     if at >= s.len() {
@@ -88,7 +94,7 @@ pub fn cut_text(text: &str, max_bytes: usize) -> TextCut {
             size: original_size,
         };
     }
-    let keep = floor_boundary(text, max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20);
+    let keep = floor_boundary(text, kept_share(max_bytes));
     // The note fits the 5 % headroom for any limit above ~700 bytes.
     let mut note = format!("\n…[truncated: {} of {} bytes shown]", keep, text.len());
     if keep + note.len() > max_bytes {
@@ -161,10 +167,7 @@ pub fn cap_lines(text: &str, max_lines: usize) -> (String, usize) {
 pub fn truncate_json(value: &Value, max_bytes: usize) -> Truncation<Value> {
     let text = serde_json::to_string(value).unwrap_or_default();
     let sha256 = sha256_hex(text.as_bytes());
-    let limits = ParseLimits {
-        max_bytes: usize::MAX,
-        max_depth: MAX_DEPTH_CEILING,
-    };
+    let limits = ParseLimits::new(usize::MAX, MAX_DEPTH_CEILING);
     match cut_json_text(&text, max_bytes, limits) {
         Ok(cut) if cut.truncated => Truncation {
             // Our own output is JSON by construction.

@@ -2,29 +2,14 @@
 //! always yields valid UTF-8 and, for JSON input, valid JSON; what fits is
 //! untouched; previews end at line boundaries; sha256 covers the full output.
 
+mod support;
+
 use proptest::prelude::*;
 use serde_json::Value;
+use support::arb_json;
 use toolresult::truncate::{
     cap_lines, preview, sha256_hex, truncate_json, truncate_text, MIN_JSON_LIMIT,
 };
-
-fn arb_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i32>().prop_map(Value::from),
-        (-1e6f64..1e6).prop_map(Value::from),
-        "\\PC{0,40}".prop_map(Value::String),
-        "[\"\\\\\\n\\t\\u{0}-\\u{1f}é€😀a-z]{0,60}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(4, 64, 8, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..12).prop_map(Value::Array),
-            prop::collection::btree_map("\\PC{0,8}", inner, 0..8)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]

@@ -7,31 +7,11 @@ mod support;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use support::value_truncation;
+use support::{arb_json, value_truncation};
 use toolresult::json::{parse_str_exact, ParseLimits};
 use toolresult::truncate::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
 
 const LIMITS: ParseLimits = ParseLimits::new(usize::MAX, 128);
-
-fn arb_json() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        (-(1i64 << 53) + 1..(1i64 << 53)).prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
-        "\\PC{0,40}".prop_map(Value::String),
-        "[\"\\\\\\n\\t\\u{0}-\\u{1f}é€😀a-z…]{0,60}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(5, 96, 10, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..14).prop_map(Value::Array),
-            prop::collection::btree_map("[…a-c\"\\\\]{0,3}|\\PC{0,8}", inner, 0..9)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
 
 /// `text` with whitespace added between every token.
 fn spaced(value: &Value) -> String {

@@ -16,7 +16,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{marker_len, MIN_JSON_LIMIT};
+use super::{kept_share, marker_len, MIN_JSON_LIMIT};
 use crate::json::{ParseLimits, MAX_SAFE_INTEGER};
 use crate::options::MAX_DEPTH_CEILING;
 
@@ -452,11 +452,7 @@ impl Cutter<'_> {
                     return Some((c.len, true));
                 }
                 self.ci += 1;
-                let fitted = if self.src[self.pos] == b'[' {
-                    self.fit_array(c, budget)
-                } else {
-                    self.fit_object(c, budget)
-                };
+                let fitted = self.fit_members(c, budget);
                 self.leave(c);
                 fitted
             }
@@ -473,12 +469,7 @@ impl Cutter<'_> {
             }
             _ => {
                 let start = self.pos;
-                while self.pos < self.src.len()
-                    && !matches!(self.src[self.pos], b',' | b']' | b'}')
-                    && !is_ws(self.src[self.pos])
-                {
-                    self.pos += 1;
-                }
+                self.skip_scalar();
                 let len = self.pos - start;
                 if len <= budget {
                     self.out.extend_from_slice(&self.src[start..self.pos]);
@@ -517,10 +508,30 @@ impl Cutter<'_> {
         Some((2 + used + marker.len(), false))
     }
 
-    fn fit_array(&mut self, c: Container, budget: usize) -> Fitted {
-        self.pos += 1; // [
-        self.out.push(b'[');
-        // Where each kept item starts in `out` (its comma included), and its length.
+    /// An array or object (at `pos`) that does not fit whole: its first
+    /// members, the last of them cut if need be, then a marker counting the
+    /// members left out (`"…[+N items]"`, or `"…": "[+N keys]"` under a key
+    /// the object does not have). Members are given back until the marker fits.
+    fn fit_members(&mut self, c: Container, budget: usize) -> Fitted {
+        let object = self.src[self.pos] == b'{';
+        let marker_key = if object {
+            self.marker_key(c)
+        } else {
+            String::new()
+        };
+        // The marker for `n` members, without its comma. In an object: the
+        // key written raw (quotes and 3 bytes per ellipsis), a colon and
+        // `"[+N keys]"` (no ellipsis in the value).
+        let marker = |n: usize| {
+            if object {
+                2 + marker_key.len() + 1 + marker_len(n, "keys") - 3
+            } else {
+                marker_len(n, "items")
+            }
+        };
+        self.pos += 1; // [ or {
+        self.out.push(if object { b'{' } else { b'[' });
+        // Where each kept member starts in `out` (its comma included), and its length.
         let mut kept: Vec<(usize, usize)> = Vec::new();
         let mut used = 2;
         let mut complete = true;
@@ -528,117 +539,72 @@ impl Cutter<'_> {
             if i > 0 {
                 self.punct(); // ,
             }
+            // An object member's key, copied as written, and its colon.
+            let key = if object { Some(self.key()) } else { None };
+            let key_len = key.map_or(0, |(_, len)| len + 1);
             let rest = c.count - i - 1;
             let comma = usize::from(!kept.is_empty());
-            // Room for this item and, if anything follows, the marker after it.
-            let reserve = if rest > 0 {
-                1 + marker_len(rest + 1, "items")
-            } else {
-                0
-            };
-            let Some(room) = budget.checked_sub(used + comma + reserve) else {
+            // Room for this member and, if anything follows, the marker after it.
+            let reserve = if rest > 0 { 1 + marker(rest + 1) } else { 0 };
+            let Some(room) = budget.checked_sub(used + comma + key_len + reserve) else {
                 break;
             };
             let at = self.out.len();
             if comma == 1 {
                 self.out.push(b',');
             }
+            if let Some((start, len)) = key {
+                self.out.extend_from_slice(&self.src[start..start + len]);
+                self.out.push(b':');
+            }
             let Some((len, whole)) = self.fit(room) else {
                 self.out.truncate(at);
                 break;
             };
-            kept.push((at, comma + len));
-            used += comma + len;
+            kept.push((at, comma + key_len + len));
+            used += comma + key_len + len;
             if !whole {
                 complete = false;
                 break;
             }
         }
+        let close = if object { b'}' } else { b']' };
         loop {
             let dropped = c.count - kept.len();
             if dropped == 0 {
-                self.out.push(b']');
+                self.out.push(close);
                 return Some((used, complete));
             }
-            let len = marker_len(dropped, "items") + usize::from(!kept.is_empty());
+            let len = marker(dropped) + usize::from(!kept.is_empty());
             if used + len <= budget {
                 if !kept.is_empty() {
                     self.out.push(b',');
                 }
-                self.out
-                    .extend_from_slice(format!("\"…[+{dropped} items]\"]").as_bytes());
+                let text = if object {
+                    format!("\"{marker_key}\":\"[+{dropped} keys]\"")
+                } else {
+                    format!("\"…[+{dropped} items]\"")
+                };
+                self.out.extend_from_slice(text.as_bytes());
+                self.out.push(close);
                 return Some((used + len, false));
             }
-            // Make room for the marker by giving back the last item.
+            // Make room for the marker by giving back the last member.
             let (at, len) = kept.pop()?;
             self.out.truncate(at);
             used -= len;
         }
     }
 
-    fn fit_object(&mut self, c: Container, budget: usize) -> Fitted {
-        let marker_key = self.marker_key(c);
-        // `"…"` written raw: its quotes and 3 bytes per ellipsis.
-        let marker_key_len = 2 + marker_key.len();
-        // `,"…":"[+N keys]"` without its comma.
-        let entry_len = |n: usize| marker_key_len + 1 + marker_len(n, "keys") - 3;
-        self.pos += 1; // {
-        self.out.push(b'{');
-        let mut kept: Vec<(usize, usize)> = Vec::new();
-        let mut used = 2;
-        let mut complete = true;
-        for i in 0..c.count {
-            if i > 0 {
-                self.punct(); // ,
-            }
-            self.ws();
-            let key_start = self.pos;
-            let key_len = string_token(self.src, key_start).map_or(2, |t| t.len);
-            self.pos += key_len;
-            self.punct(); // :
-            let rest = c.count - i - 1;
-            let comma = usize::from(!kept.is_empty());
-            let reserve = if rest > 0 { 1 + entry_len(rest + 1) } else { 0 };
-            let Some(room) = budget.checked_sub(used + comma + key_len + 1 + reserve) else {
-                break;
-            };
-            let at = self.out.len();
-            if comma == 1 {
-                self.out.push(b',');
-            }
-            self.out
-                .extend_from_slice(&self.src[key_start..key_start + key_len]);
-            self.out.push(b':');
-            let Some((len, whole)) = self.fit(room) else {
-                self.out.truncate(at);
-                break;
-            };
-            kept.push((at, comma + key_len + 1 + len));
-            used += comma + key_len + 1 + len;
-            if !whole {
-                complete = false;
-                break;
-            }
-        }
-        loop {
-            let dropped = c.count - kept.len();
-            if dropped == 0 {
-                self.out.push(b'}');
-                return Some((used, complete));
-            }
-            let len = entry_len(dropped) + usize::from(!kept.is_empty());
-            if used + len <= budget {
-                if !kept.is_empty() {
-                    self.out.push(b',');
-                }
-                let entry = format!("\"{marker_key}\":\"[+{dropped} keys]\"}}");
-                self.out.extend_from_slice(entry.as_bytes());
-                return Some((used + len, false));
-            }
-            let (at, len) = kept.pop()?;
-            self.out.truncate(at);
-            used -= len;
-        }
+    /// Reads an object member's key and its colon: (where the key's token
+    /// starts, its length).
+    fn key(&mut self) -> (usize, usize) {
+        self.ws();
+        let start = self.pos;
+        let len = string_token(self.src, start).map_or(2, |t| t.len);
+        self.pos += len;
+        self.punct(); // :
+        (start, len)
     }
 
     /// `…`, or as many ellipses as it takes not to be one of the object's keys.
@@ -657,12 +623,8 @@ impl Cutter<'_> {
             if i > 0 {
                 probe.punct();
             }
-            probe.ws();
-            let start = probe.pos;
-            let len = string_token(probe.src, start).map_or(2, |t| t.len);
+            let (start, len) = probe.key();
             keys.push(decode(&probe.src[start..start + len]).unwrap_or_default());
-            probe.pos += len;
-            probe.punct();
             probe.skip_value();
         }
         let mut marker = String::from("…");
@@ -681,14 +643,17 @@ impl Cutter<'_> {
                 self.leave(c);
             }
             b'"' => self.pos += string_token(self.src, self.pos).map_or(1, |t| t.len),
-            _ => {
-                while self.pos < self.src.len()
-                    && !matches!(self.src[self.pos], b',' | b']' | b'}')
-                    && !is_ws(self.src[self.pos])
-                {
-                    self.pos += 1;
-                }
-            }
+            _ => self.skip_scalar(),
+        }
+    }
+
+    /// Moves past a number or literal (the skeleton checked its grammar).
+    fn skip_scalar(&mut self) {
+        while self.pos < self.src.len()
+            && !matches!(self.src[self.pos], b',' | b']' | b'}')
+            && !is_ws(self.src[self.pos])
+        {
+            self.pos += 1;
         }
     }
 }
@@ -729,7 +694,7 @@ pub(super) fn cut(text: &str, skeleton: &Skeleton, max_bytes: usize) -> (Vec<u8>
         cutter.copy_whole(skeleton.root_len, end);
         return (cutter.out, false);
     }
-    let budget = max_bytes / 20 * 19 + (max_bytes % 20) * 19 / 20;
+    let budget = kept_share(max_bytes);
     if cutter.fit(budget).is_none() {
         cutter.out.clear();
         cutter
