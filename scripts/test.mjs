@@ -8,6 +8,9 @@ const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 step('TypeScript and JavaScript: format and lint (Biome, biome.jsonc)');
 run(biomeBin(), ['ci', '.']);
 
+step('layers: no import cycle in Rust or TypeScript; the core uses only earlier layers');
+run(process.execPath, ['scripts/check-layers.mjs']);
+
 step('rust: format');
 run('cargo', ['fmt', '--all', '--check']);
 // The fuzz targets are a workspace of their own (cargo-fuzz runs them on

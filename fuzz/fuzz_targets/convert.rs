@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::convert::{self, CallContext, McpRevision};
+use toolresult::interop::migrate::{self, MigrationContext};
+use toolresult::interop::{self, CallContext, McpRevision};
 use toolresult::json::{parse_str, ParseLimits};
-use toolresult::migrate::{self, MigrationContext};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
 fuzz_target!(|data: &[u8]| {
@@ -49,10 +49,10 @@ fuzz_target!(|data: &[u8]| {
         ..Default::default()
     };
     let results = [
-        convert::from_mcp(&input, &ctx, None, stamp),
-        convert::from_anthropic(&input, &ctx, stamp),
-        convert::from_openai(&input, &ctx, stamp),
-        convert::from_vercel(&input, &ctx, None, stamp),
+        interop::from_mcp(&input, &ctx, None, stamp),
+        interop::from_anthropic(&input, &ctx, stamp),
+        interop::from_openai(&input, &ctx, stamp),
+        interop::from_vercel(&input, &ctx, None, stamp),
     ];
     for (i, r) in results.iter().enumerate() {
         let Ok(tr) = r else { continue };
@@ -61,18 +61,18 @@ fuzz_target!(|data: &[u8]| {
             validate_tool_result(&text, &opts).is_empty(),
             "conversion {i} gave an invalid ToolResult: {text}"
         );
-        let _ = convert::to_anthropic(tr);
-        let _ = convert::to_openai_chat_tool_message(tr);
-        let _ = convert::to_vercel(tr, convert::VercelShape::ToolMessage);
-        let _ = convert::to_vercel(tr, convert::VercelShape::StepContent);
+        let _ = interop::to_anthropic(tr);
+        let _ = interop::to_openai_chat_tool_message(tr);
+        let _ = interop::to_vercel(tr, interop::VercelShape::ToolMessage);
+        let _ = interop::to_vercel(tr, interop::VercelShape::StepContent);
         let rev = if first & 1 == 0 {
             McpRevision::V2025_11_25
         } else {
             McpRevision::V2026_07_28
         };
-        let mcp = convert::to_mcp(tr, rev).expect("a valid ToolResult converts to MCP");
+        let mcp = interop::to_mcp(tr, rev).expect("a valid ToolResult converts to MCP");
         if i == 0 {
-            let back = convert::from_mcp(&mcp, &ctx, Some(rev), stamp)
+            let back = interop::from_mcp(&mcp, &ctx, Some(rev), stamp)
                 .expect("our MCP output converts back");
             // 2025-11-25 holds object outputs only; 2026-07-28 holds any value.
             if rev == McpRevision::V2026_07_28 || !tr.get("output").is_some_and(|o| !o.is_object())

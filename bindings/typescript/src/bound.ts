@@ -1,16 +1,17 @@
 // Bounding outputs (seed 000 §5.2, seed 002, seed 003): sha256 provenance,
 // truncation that keeps JSON valid, line caps for text streams, previews.
 import { ToolResultError, unwrapOutcome } from './errors.js';
+import { LIMITS } from './generated/limits.js';
 import { writeInput } from './input.js';
 import { call, platform } from './runtime.js';
 import { toWireBytes } from './wire.js';
 
 /** Default output limit: 10 MiB (seed 000 §5.2). */
-export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_OUTPUT_BYTES: number = LIMITS.defaultMaxOutputBytes;
 /** Default line cap for stdout / stderr (seed 002). */
-export const DEFAULT_MAX_LINES = 200;
+export const DEFAULT_MAX_LINES: number = LIMITS.defaultMaxLines;
 /** Default preview length in characters (seed 003). */
-export const DEFAULT_PREVIEW_CHARS = 500;
+export const DEFAULT_PREVIEW_CHARS: number = LIMITS.defaultPreviewChars;
 
 /** What `truncateOutput` returns. */
 export interface TruncatedOutput<T> {
@@ -100,7 +101,7 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
     };
   }
   // The bytes of JSON.stringify(output): sizes and sha256 are of that text.
-  const wire = toWireBytes(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: 128, minusZeroAsZero: true });
+  const wire = toWireBytes(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: LIMITS.maxDepthCeiling, minusZeroAsZero: true });
   if (wire.issues) throw new ToolResultError('invalid_output', 'the output is not JSON data', wire.issues);
   const bytes = wire.bytes;
   // Sizes come from the text's own tokens (numbers as JavaScript wrote

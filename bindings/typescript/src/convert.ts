@@ -5,10 +5,11 @@
 // tools module.
 import { ToolResultError, type Outcome } from './errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
+import { LIMITS } from './generated/limits.js';
 import { schemaEngine } from './runtime.js';
 import { toWireText } from './wire.js';
 
-const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+const INPUT_LIMITS = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
 
 export type NormalizeResult = { ok: true; value: AgentResult; changes: Change[]; source: SourceShape } | { ok: false; issues: Issue[] };
 
@@ -31,7 +32,7 @@ export interface CallContext {
 
 function text(value: unknown): { text: string } | { issues: Issue[] } {
   if (typeof value === 'string') return { text: value };
-  const w = toWireText(value, LIMITS);
+  const w = toWireText(value, INPUT_LIMITS);
   return w.issues ? { issues: w.issues } : { text: w.text };
 }
 

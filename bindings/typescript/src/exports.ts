@@ -6,6 +6,7 @@ export * from './bound.js';
 export * from './schema.js';
 export * from './store.js';
 export * from './reference.js';
+export { registerSummarizer } from './summary.js';
 export * from './convert.js';
 export * from './render.js';
 export * from './dom.js';

@@ -25,7 +25,7 @@ import type {
   ToolResult,
   ToolStatus,
 } from './generated/types.js';
-import { customSummary } from './reference.js';
+import { customSummary } from './summary.js';
 import { schemaEngine } from './runtime.js';
 import type { ResultStoreEventMap } from './store.js';
 import { jsonText } from './wire.js';

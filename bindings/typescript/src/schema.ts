@@ -2,6 +2,7 @@
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
 // nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
 import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
+import { LIMITS } from './generated/limits.js';
 import type {
   Issue,
   RegistryStats,
@@ -22,17 +23,17 @@ type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
 type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
 
 // Schemas and values cross as JSON text, checked on the way like envelopes.
-const LIMITS = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+const INPUT_LIMITS = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
 
 function wire(value: unknown, code: ToolResultErrorCode, what: string): string {
-  const w = toWireText(value, LIMITS);
+  const w = toWireText(value, INPUT_LIMITS);
   if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
   return w.text;
 }
 
 /** A value as UTF-8 JSON text for the engine's input buffer (valid until the next call). */
 function wireBytes(value: unknown, code: ToolResultErrorCode, what: string): Uint8Array {
-  const w = toWireBytes(value, LIMITS);
+  const w = toWireBytes(value, INPUT_LIMITS);
   if (w.issues) throw new ToolResultError(code, `${what} is not JSON data`, w.issues);
   return w.bytes;
 }

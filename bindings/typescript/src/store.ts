@@ -2,7 +2,7 @@
 // `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
 import { ToolResultError, type Outcome } from './errors.js';
 import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMetrics, StoredMeta, ToolResult } from './generated/types.js';
-import { customSummary } from './reference.js';
+import { customSummary } from './summary.js';
 import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from './screen.js';
 import type { ScreenOptions } from './generated/types.js';
 import { schemaEngine, type SchemaWasm } from './runtime.js';

@@ -3,6 +3,7 @@
 // (NaN, undefined in arrays, functions, Dates, Maps, cycles, -0) is an issue.
 import { ToolResultError, type ToolResultErrorCode } from './errors.js';
 import type { Issue, ToolResult } from './generated/types.js';
+import { LIMITS } from './generated/limits.js';
 
 export interface WireLimits {
   maxBytes: number;
@@ -288,7 +289,7 @@ export function tooLargeIssue(maxBytes: number, size: number): Issue {
 }
 
 /** The limits for inputs the wasm side checks again (results, options): the validators' defaults. */
-const INPUT_LIMITS: WireLimits = { maxBytes: 64 * 1024 * 1024, maxDepth: 128 };
+const INPUT_LIMITS: WireLimits = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
 
 /**
  * A value given as a JS value or as JSON text, as the JSON text the wasm side

@@ -10,10 +10,10 @@ use toolresult::document::{
     ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance,
     ParsedDocument, ProvidedFile, RenderedDocument,
 };
-use toolresult::locate::SourceLocation;
-use toolresult::migrate::{Change, SourceShape};
+use toolresult::interop::migrate::{Change, SourceShape};
+use toolresult::json::locate::SourceLocation;
 use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
-use toolresult::store::{
+use toolresult::storage::store::{
     Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
     StoredMeta,
 };
@@ -113,6 +113,24 @@ fn api_types() -> Value {
     })
 }
 
+/// The documented limits (`toolresult::limits`), for the TypeScript layer's
+/// `generated/limits.ts`: one definition, in Rust.
+fn limits() -> Value {
+    use toolresult::limits as l;
+    serde_json::json!({
+        "defaultMaxBytes": l::DEFAULT_MAX_BYTES,
+        "defaultMaxDepth": l::DEFAULT_MAX_DEPTH,
+        "maxDepthCeiling": l::MAX_DEPTH_CEILING,
+        "defaultMaxIssues": l::DEFAULT_MAX_ISSUES,
+        "defaultDurationToleranceMs": l::DEFAULT_DURATION_TOLERANCE_MS,
+        "maxSafeInteger": l::MAX_SAFE_INTEGER,
+        "defaultMaxOutputBytes": l::DEFAULT_MAX_OUTPUT_BYTES,
+        "defaultMaxLines": l::DEFAULT_MAX_LINES,
+        "minJsonLimit": l::MIN_JSON_LIMIT,
+        "defaultPreviewChars": l::DEFAULT_PREVIEW_CHARS,
+    })
+}
+
 fn main() {
     let out: PathBuf = std::env::args_os().nth(1).map_or_else(
         || {
@@ -135,6 +153,7 @@ fn main() {
             schema_for::<ToolResult>("tool-result.v1.json"),
         ),
         ("api-types.json", api_types()),
+        ("limits.json", limits()),
     ] {
         let path = out.join(file);
         let text = serde_json::to_string_pretty(&schema).expect("schemas serialize") + "\n";

@@ -1,12 +1,13 @@
-use toolresult::convert::{self, CallContext, McpRevision, VercelShape};
+use toolresult::interop::migrate::{self, MigrationContext};
+use toolresult::interop::{self, CallContext, McpRevision, VercelShape};
 use toolresult::json::{parse_str, ParseLimits};
-use toolresult::migrate::{self, MigrationContext};
-use toolresult::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::validate::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::{options_from_json, outcome};
+use toolresult::validate::options::from_json as options_from_json;
 use toolresult::Stamp;
+use toolresult_wasm_io::reply::outcome;
 
 /// The caller's clock and 16 random bytes for an execution id.
 fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
@@ -97,10 +98,10 @@ pub fn tool_result_from(
         let ctx: CallContext = options_from_json(context_json, "context")?;
         let stamp = stamp(now_unix_ms)?;
         match from {
-            "mcp" => convert::from_mcp(&input, &ctx, mcp_revision(variant, None)?, stamp),
-            "anthropic" => convert::from_anthropic(&input, &ctx, stamp),
-            "openai" => convert::from_openai(&input, &ctx, stamp),
-            "vercel" => convert::from_vercel(&input, &ctx, vercel_shape(variant)?, stamp),
+            "mcp" => interop::from_mcp(&input, &ctx, mcp_revision(variant, None)?, stamp),
+            "anthropic" => interop::from_anthropic(&input, &ctx, stamp),
+            "openai" => interop::from_openai(&input, &ctx, stamp),
+            "vercel" => interop::from_vercel(&input, &ctx, vercel_shape(variant)?, stamp),
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,
@@ -126,12 +127,12 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String
             "mcp" => {
                 let rev = mcp_revision(variant, Some(McpRevision::V2025_11_25))?
                     .unwrap_or(McpRevision::V2025_11_25);
-                convert::to_mcp(&tr, rev)
+                interop::to_mcp(&tr, rev)
             }
-            "anthropic" => convert::to_anthropic(&tr),
-            "openai-function-call-output" => convert::to_openai_function_call_output(&tr),
-            "openai-chat" => convert::to_openai_chat_tool_message(&tr),
-            "vercel" => convert::to_vercel(
+            "anthropic" => interop::to_anthropic(&tr),
+            "openai-function-call-output" => interop::to_openai_function_call_output(&tr),
+            "openai-chat" => interop::to_openai_chat_tool_message(&tr),
+            "vercel" => interop::to_vercel(
                 &tr,
                 vercel_shape(variant)?.unwrap_or(VercelShape::ToolMessage),
             ),

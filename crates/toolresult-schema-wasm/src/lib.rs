@@ -15,7 +15,7 @@ mod store;
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
 use toolresult::json;
-use toolresult::tape::{self, Tape};
+use toolresult::json::tape::{self, Tape};
 use toolresult::{Issues, ValidationOptions};
 
 /// Values and schemas arrive as JSON text written from JS values: parsed as

@@ -1,9 +1,9 @@
 //! Helpers that produce typed per-tool data.
 
-use toolresult::diff::diff_hunks;
+use toolresult::render::diff::diff_hunks;
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::to_json;
+use toolresult_wasm_io::reply::to_json;
 
 /// Unified-diff hunks (JSON array of `DiffHunk`) turning `old` into `new`.
 #[wasm_bindgen]

@@ -1,7 +1,7 @@
 use toolresult::{parse_tool_result, result_preview, summarize, to_reference, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::outcome;
+use toolresult_wasm_io::reply::outcome;
 
 /// The built-in one-line summary of a ToolResult (JSON text).
 #[wasm_bindgen]

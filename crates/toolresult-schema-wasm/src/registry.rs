@@ -1,6 +1,7 @@
-use toolresult::reply::{options_from_json, outcome, to_json};
+use toolresult::validate::options::from_json as options_from_json;
 use toolresult::{Issues, ValidationOptions};
 use toolresult_schema::{SchemaOptions, ToolRegistry};
+use toolresult_wasm_io::reply::{outcome, to_json};
 use wasm_bindgen::prelude::*;
 
 use toolresult_wasm_io::with_input;

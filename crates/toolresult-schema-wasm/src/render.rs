@@ -6,7 +6,8 @@ use toolresult::render::{render_text, RenderOptions};
 use toolresult::{detect_language, parse_tool_result, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
-use toolresult::reply::{options_from_json, outcome};
+use toolresult::validate::options::from_json as options_from_json;
+use toolresult_wasm_io::reply::outcome;
 
 /// A ToolResult (JSON text) rendered as text; `options_json` is `""` for
 /// the defaults. `{"ok":true,"value":"…"}` or the issues.

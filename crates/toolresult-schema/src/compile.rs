@@ -8,7 +8,7 @@ use jsonschema::{PatternOptions, Retrieve, Uri, ValidationError, Validator};
 use serde_json::Value;
 use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
 
-use toolresult::tape::Tape;
+use toolresult::json::tape::Tape;
 
 use crate::dialect;
 use crate::options::{FormatMode, SchemaOptions};
@@ -130,7 +130,7 @@ impl CompiledSchema {
     }
 
     /// [`CompiledSchema::is_valid`] for a value parsed onto a tape
-    /// (`toolresult::tape::parse_tape`): the fast path for JSON text.
+    /// (`toolresult::json::tape::parse_tape`): the fast path for JSON text.
     pub fn is_valid_tape(&self, value: &Tape) -> bool {
         self.validator.is_valid(TapeNode::root(value))
     }

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use toolresult::tape::Tape;
+use toolresult::json::tape::Tape;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use jsonschema::json::{cmp, unique, Array, Json, Node, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::{Number, Value};
-use toolresult::tape::{Tape, TapeEntry};
+use toolresult::json::tape::{Tape, TapeEntry};
 
 /// jsonschema's name for the tape representation.
 pub struct TapeJson;

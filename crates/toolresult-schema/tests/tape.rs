@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
-use toolresult::tape::Tape;
+use toolresult::json::tape::Tape;
 use toolresult_schema::tape::{TapeJson, TapeNode};
 
 #[test]

@@ -9,4 +9,4 @@ mod screen;
 // Text and JSON to screen arrive through the input buffer (see toolresult-wasm-io).
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
-pub(crate) use toolresult::reply::{outcome, to_json};
+pub(crate) use toolresult_wasm_io::reply::{outcome, to_json};

@@ -4,6 +4,8 @@
 //! per-character string passing), then a validator reads it; the verdict comes
 //! back as a number, so the common, valid case builds no string at all.
 
+pub mod reply;
+
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;

@@ -1,9 +1,9 @@
 //! Bounding outputs: sha256, truncation, line caps, previews. Text comes in
 //! through the input buffer (see `input.rs`); results go out as JSON text.
 
+use toolresult::bound;
 use toolresult::json::ParseLimits;
-use toolresult::options::DEFAULT_MAX_DEPTH;
-use toolresult::truncate;
+use toolresult::validate::options::DEFAULT_MAX_DEPTH;
 use wasm_bindgen::prelude::*;
 
 use crate::{outcome, to_json};
@@ -12,7 +12,7 @@ use toolresult_wasm_io::with_input;
 /// Lowercase hex sha256 of the first `len` bytes of the input buffer.
 #[wasm_bindgen]
 pub fn sha256_input(len: usize) -> String {
-    with_input(len, truncate::sha256_hex)
+    with_input(len, bound::sha256_hex)
 }
 
 /// Where the UTF-8 text in the input buffer is cut to fit `max_bytes`; the
@@ -23,14 +23,14 @@ pub fn sha256_input(len: usize) -> String {
 pub fn truncate_text_input(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| match std::str::from_utf8(bytes) {
         Ok(text) => {
-            let cut = truncate::cut_text(text, max_bytes);
+            let cut = bound::cut_text(text, max_bytes);
             outcome(Ok(serde_json::json!({
-                "keep_utf16": truncate::utf16_len(&bytes[..cut.keep]),
+                "keep_utf16": bound::utf16_len(&bytes[..cut.keep]),
                 "note": cut.note,
                 "output_truncated": cut.truncated,
                 "original_size": cut.original_size,
                 "size": cut.size,
-                "sha256": hash.then(|| truncate::sha256_hex(bytes)),
+                "sha256": hash.then(|| bound::sha256_hex(bytes)),
             })))
         }
         Err(_) => outcome::<()>(Err(toolresult::Issues::from(toolresult::Issue::new(
@@ -51,11 +51,11 @@ pub fn truncate_json_input(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| {
         let limits = ParseLimits::new(usize::MAX, DEFAULT_MAX_DEPTH);
         let cut = toolresult::json::utf8_text(bytes, limits)
-            .and_then(|text| truncate::cut_json_text(text, max_bytes, limits));
+            .and_then(|text| bound::cut_json_text(text, max_bytes, limits));
         match cut {
             Ok(cut) => {
                 let sha256 = if hash {
-                    to_json(&truncate::sha256_hex(bytes))
+                    to_json(&bound::sha256_hex(bytes))
                 } else {
                     String::from("null")
                 };
@@ -76,13 +76,13 @@ pub fn truncate_json_input(len: usize, max_bytes: usize, hash: bool) -> String {
 /// The first `max_lines` lines and a note: `{"text":...,"dropped_lines":N}`.
 #[wasm_bindgen]
 pub fn cap_lines(text: &str, max_lines: usize) -> String {
-    let (text, dropped_lines) = truncate::cap_lines(text, max_lines);
+    let (text, dropped_lines) = bound::cap_lines(text, max_lines);
     to_json(&serde_json::json!({ "text": text, "dropped_lines": dropped_lines }))
 }
 
 /// Complete lines within `max_chars`: `{"text":...,"truncated":bool}`.
 #[wasm_bindgen]
 pub fn preview(text: &str, max_chars: usize) -> String {
-    let (text, truncated) = truncate::preview(text, max_chars);
+    let (text, truncated) = bound::preview(text, max_chars);
     to_json(&serde_json::json!({ "text": text, "truncated": truncated }))
 }

@@ -13,4 +13,4 @@ mod validator;
 // The input buffer and the last issues, exported from this module too.
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
-pub(crate) use toolresult::reply::{outcome, to_json};
+pub(crate) use toolresult_wasm_io::reply::{outcome, to_json};

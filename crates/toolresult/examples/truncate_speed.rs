@@ -12,7 +12,7 @@ fn main() {
     let limits = ParseLimits::new(usize::MAX, 128);
     for _ in 0..5 {
         let t = Instant::now();
-        let cut = toolresult::truncate::cut_json_text(&text, 5 * 1024 * 1024, limits).unwrap();
+        let cut = toolresult::bound::cut_json_text(&text, 5 * 1024 * 1024, limits).unwrap();
         println!(
             "cut_json_text: {:?} ({} → {} bytes)",
             t.elapsed(),

@@ -6,12 +6,12 @@ use alloc::string::{String, ToString};
 use serde_json::{Map, Value};
 use time::{Duration, OffsetDateTime, UtcOffset};
 
-use crate::check::{json_type, parse_timestamp};
 use crate::issue::{Issue, IssueCode, Issues, Num};
-use crate::options::ValidationOptions;
-use crate::status::ToolStatus;
-use crate::tool_result::{ToolResult, ToolResultVersion};
+use crate::validate::check::{json_type, parse_timestamp};
+use crate::validate::options::ValidationOptions;
 use crate::validate::{convert, EnvelopeKind, Validator};
+use crate::wire::status::ToolStatus;
+use crate::wire::tool_result::{ToolResult, ToolResultVersion};
 
 /// What the environment supplies when a result is built.
 #[derive(Debug, Clone, Copy)]

@@ -226,7 +226,7 @@ impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Whole numbers as the input wrote them: -1, not -1.0.
         let whole = self.0 as i64;
-        if whole as f64 == self.0 && whole.unsigned_abs() <= crate::json::MAX_SAFE_INTEGER {
+        if whole as f64 == self.0 && whole.unsigned_abs() <= crate::limits::MAX_SAFE_INTEGER {
             return write!(f, "{whole}");
         }
         match serde_json::Number::from_f64(self.0) {

@@ -21,6 +21,28 @@
 //! The crate is `#![no_std]` with `alloc`; the default `std` feature only adds
 //! `std::error::Error` impls. It has no clock and no random source: builders
 //! take them in a [`Stamp`].
+//!
+//! ## Layers
+//!
+//! One folder per concern, lowest first. A module uses only the layers listed
+//! before its own (`scripts/check-layers.mjs`, run by `npm test`, fails
+//! otherwise, and on any import cycle):
+//!
+//! 1. [`limits`]: the documented input limits.
+//! 2. [`issue`]: issues (code, JSON Pointer path, message) and their codes.
+//! 3. [`json`]: strict JSON text (duplicate keys, 2^53, lone surrogates, depth
+//!    and size limits), the tape, locating a pointer in text. Knows nothing of
+//!    envelopes.
+//! 4. [`wire`]: the serde types of the wire format.
+//! 5. [`validate`]: options, formats, shape tables, meaning checks, and the
+//!    two walks (over text and over a value).
+//! 6. [`builder`]: building results.
+//! 7. [`bound`]: truncation of text and JSON, line caps, previews, sha256.
+//! 8. [`storage`]: the in-memory store, references, summaries.
+//! 9. [`render`]: text renderers, language detection, diffs.
+//! 10. [`interop`]: migration and conversions, one file per foreign shape.
+//! 11. [`screen`]: the safety screen.
+//! 12. [`document`]: the result document.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -29,63 +51,45 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod agent_result;
+// The layer order is the crate doc's "Layers" list, not this (rustfmt sorts it).
+pub mod bound;
 pub mod builder;
-mod check;
-pub mod convert;
-pub mod definition;
-#[cfg(feature = "std")]
-pub mod diff;
 pub mod document;
+pub mod interop;
 pub mod issue;
 pub mod json;
-pub mod language;
-pub mod locate;
-mod meaning;
-mod metadata_meaning;
-pub mod migrate;
-pub mod options;
-pub mod preview;
-pub mod reference;
+pub mod limits;
 pub mod render;
-pub mod reply;
 pub mod screen;
-mod serde_count;
-mod shape;
-pub mod status;
-pub mod store;
-mod stream;
-pub mod summarize;
-pub mod tape;
-pub mod tool_metadata;
-mod tool_metadata_shape;
-pub mod tool_result;
-pub mod truncate;
+pub mod storage;
 pub mod validate;
+pub mod wire;
 
-pub use agent_result::{
+pub use bound::preview::{result_preview, result_text};
+pub use builder::{create_failure, create_success, Stamp};
+pub use issue::{Issue, IssueCode, IssueLevel, Issues};
+pub use render::language::detect_language;
+pub use storage::reference::{to_reference, ToolResultReference};
+pub use storage::store::{HistoryQuery, ResultStore, RetentionPolicy};
+pub use storage::summarize::summarize;
+pub use validate::check::{
+    is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_timestamp,
+};
+pub use validate::options::ValidationOptions;
+pub use validate::{
+    parse_agent_result, parse_tool_result, validate_agent_result, validate_tool_result, Validator,
+};
+pub use wire::agent_result::{
     AgentError, AgentMetrics, AgentResult, AgentResultVersion, AgentType, Artifact,
 };
-pub use builder::{create_failure, create_success, Stamp};
-pub use check::{is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_timestamp};
-pub use definition::ToolDefinition;
-pub use issue::{Issue, IssueCode, IssueLevel, Issues};
-pub use language::detect_language;
-pub use options::ValidationOptions;
-pub use preview::{result_preview, result_text};
-pub use reference::{to_reference, ToolResultReference};
-pub use status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
-pub use store::{HistoryQuery, ResultStore, RetentionPolicy};
-pub use summarize::summarize;
-pub use tool_metadata::ToolMetadata;
-pub use tool_result::{
+pub use wire::definition::ToolDefinition;
+pub use wire::status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
+pub use wire::tool_metadata::ToolMetadata;
+pub use wire::tool_result::{
     SchemaIssue, SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion,
     ToolSideEffect,
 };
-pub use validate::{
-    parse_agent_result, parse_tool_result, validate_agent_result, validate_tool_result,
-    EnvelopeKind, Validator,
-};
+pub use wire::EnvelopeKind;
 
 /// Status information for a status name. `kind` picks the status set when a
 /// name is in both (`success`, `failed`, `timeout`, `cancelled`).

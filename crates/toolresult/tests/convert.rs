@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use toolresult::convert::{self, CallContext, McpRevision, VercelShape};
-use toolresult::migrate::{self, MigrationContext};
+use toolresult::interop::migrate::{self, MigrationContext};
+use toolresult::interop::{self, CallContext, McpRevision, VercelShape};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
 fn dir() -> PathBuf {
@@ -36,10 +36,10 @@ fn run(case: &Value) -> Result<Value, toolresult::Issues> {
     }
     let ctx: CallContext = serde_json::from_value(case["context"].clone()).unwrap();
     match from {
-        "mcp" => convert::from_mcp(&input, &ctx, revision(case), STAMP),
-        "anthropic" => convert::from_anthropic(&input, &ctx, STAMP),
-        "openai" => convert::from_openai(&input, &ctx, STAMP),
-        "vercel" => convert::from_vercel(&input, &ctx, shape(case), STAMP),
+        "mcp" => interop::from_mcp(&input, &ctx, revision(case), STAMP),
+        "anthropic" => interop::from_anthropic(&input, &ctx, STAMP),
+        "openai" => interop::from_openai(&input, &ctx, STAMP),
+        "vercel" => interop::from_vercel(&input, &ctx, shape(case), STAMP),
         other => panic!("unknown source {other}"),
     }
 }
@@ -103,11 +103,11 @@ fn mcp_round_trips_are_lossless() {
         let file = case["file"].as_str().unwrap();
         let mcp = read(file);
         let rev = revision(case).unwrap_or(McpRevision::V2025_11_25);
-        let tr = convert::from_mcp(&mcp, &ctx, Some(rev), STAMP).unwrap();
+        let tr = interop::from_mcp(&mcp, &ctx, Some(rev), STAMP).unwrap();
         if mcp.get("structuredContent").is_some() {
             assert_eq!(tr["output"], mcp["structuredContent"], "{file}");
         }
-        assert_eq!(convert::to_mcp(&tr, rev).unwrap(), mcp, "{file}");
+        assert_eq!(interop::to_mcp(&tr, rev).unwrap(), mcp, "{file}");
         n += 1;
     }
     assert!(n >= 11, "{n} MCP cases");
@@ -128,19 +128,19 @@ fn mcp_structured_content_of_every_json_type_per_revision() {
         json!({"a": 1}),
     ] {
         let mcp = json!({"content": [], "structuredContent": value, "resultType": "complete"});
-        let tr = convert::from_mcp(&mcp, &ctx, None, STAMP).unwrap();
+        let tr = interop::from_mcp(&mcp, &ctx, None, STAMP).unwrap();
         assert_eq!(tr.get("output"), Some(&value));
         assert!(validate_tool_result(&tr.to_string(), &ValidationOptions::default()).is_empty());
-        assert_eq!(convert::to_mcp(&tr, McpRevision::V2026_07_28).unwrap(), mcp);
-        let old = convert::to_mcp(&tr, McpRevision::V2025_11_25).unwrap();
+        assert_eq!(interop::to_mcp(&tr, McpRevision::V2026_07_28).unwrap(), mcp);
+        let old = interop::to_mcp(&tr, McpRevision::V2025_11_25).unwrap();
         assert_eq!(old.get("structuredContent").is_some(), value.is_object());
         assert_eq!(old.get("resultType"), None);
-        let refused = convert::from_mcp(&mcp, &ctx, Some(McpRevision::V2025_11_25), STAMP);
+        let refused = interop::from_mcp(&mcp, &ctx, Some(McpRevision::V2025_11_25), STAMP);
         assert_eq!(refused.is_err(), !value.is_object(), "{value}");
     }
     // A result of an earlier server (no resultType) reads as complete under 2026-07-28.
     let legacy = read("mcp-text.json");
-    assert!(convert::from_mcp(&legacy, &ctx, Some(McpRevision::V2026_07_28), STAMP).is_ok());
+    assert!(interop::from_mcp(&legacy, &ctx, Some(McpRevision::V2026_07_28), STAMP).is_ok());
 }
 
 #[test]
@@ -155,8 +155,8 @@ fn anthropic_and_vercel_round_trips() {
         "anthropic-error.json",
     ] {
         let block = read(file);
-        let tr = convert::from_anthropic(&block, &ctx, STAMP).unwrap();
-        assert_eq!(convert::to_anthropic(&tr).unwrap(), block, "{file}");
+        let tr = interop::from_anthropic(&block, &ctx, STAMP).unwrap();
+        assert_eq!(interop::to_anthropic(&tr).unwrap(), block, "{file}");
     }
     for (file, shape) in [
         ("vercel-message-json.json", VercelShape::ToolMessage),
@@ -173,13 +173,13 @@ fn anthropic_and_vercel_round_trips() {
         ("vercel-step-error.json", VercelShape::StepContent),
     ] {
         let part = read(file);
-        let tr = convert::from_vercel(&part, &CallContext::default(), None, STAMP).unwrap();
-        assert_eq!(convert::to_vercel(&tr, shape).unwrap(), part, "{file}");
+        let tr = interop::from_vercel(&part, &CallContext::default(), None, STAMP).unwrap();
+        assert_eq!(interop::to_vercel(&tr, shape).unwrap(), part, "{file}");
     }
     // A failure in a tool message is a tool-result part with an error output;
     // in step content it is a tool-error part.
-    let failed = convert::from_vercel(&read("vercel-step-error.json"), &ctx, None, STAMP).unwrap();
-    let message_part = convert::to_vercel(&failed, VercelShape::ToolMessage).unwrap();
+    let failed = interop::from_vercel(&read("vercel-step-error.json"), &ctx, None, STAMP).unwrap();
+    let message_part = interop::to_vercel(&failed, VercelShape::ToolMessage).unwrap();
     assert_eq!(message_part["type"], "tool-result");
     assert_eq!(
         message_part["output"],
@@ -187,8 +187,8 @@ fn anthropic_and_vercel_round_trips() {
     );
     assert_eq!(message_part.get("input"), None);
     let chat = read("openai-chat-tool.json");
-    let tr = convert::from_openai(&chat, &ctx, STAMP).unwrap();
-    assert_eq!(convert::to_openai_chat_tool_message(&tr).unwrap(), chat);
+    let tr = interop::from_openai(&chat, &ctx, STAMP).unwrap();
+    assert_eq!(interop::to_openai_chat_tool_message(&tr).unwrap(), chat);
 }
 
 #[test]

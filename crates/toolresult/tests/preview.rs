@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use toolresult::reference::TRUNCATION_NOTE;
-use toolresult::store::ResultStore;
+use toolresult::storage::reference::TRUNCATION_NOTE;
+use toolresult::storage::store::ResultStore;
 use toolresult::{result_preview, to_reference, ToolResult};
 
 fn cases() -> Vec<Value> {

@@ -7,7 +7,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::arb_json;
-use toolresult::truncate::{
+use toolresult::bound::{
     cap_lines, preview, sha256_hex, truncate_json, truncate_text, MIN_JSON_LIMIT,
 };
 

@@ -8,8 +8,8 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::{arb_json, value_truncation};
+use toolresult::bound::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
 use toolresult::json::{parse_str_exact, ParseLimits};
-use toolresult::truncate::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
 
 const LIMITS: ParseLimits = ParseLimits::new(usize::MAX, 128);
 

@@ -14,8 +14,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::bound::{sha256_hex, DEFAULT_MAX_LINES};
 use crate::screen::{ScreenFinding, ScreenVerdict, Screener};
-use crate::truncate::{sha256_hex, DEFAULT_MAX_LINES};
 
 /// The six required sections, in order.
 pub const SECTIONS: [&str; 6] = [

@@ -6,11 +6,10 @@
 
 use alloc::vec::Vec;
 
-use super::keywords::{Found, Kw};
 use super::text::{
     contains_ignore_case, sentence_end, sentence_start, word_at, word_before, words_after,
 };
-use super::{Hit, ScreenCategory};
+use super::{Found, Hit, Kw, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {

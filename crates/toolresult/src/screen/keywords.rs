@@ -7,25 +7,7 @@ use aho_corasick::dfa::DFA;
 use aho_corasick::{Input, MatchKind};
 use alloc::vec::Vec;
 
-use super::{instructions, payload, secrets};
-
-/// Which matcher a keyword belongs to, and its index in that matcher's table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kw {
-    SecretPrefix(u16),
-    SecretWord,
-    SecretSpecial(secrets::Special),
-    Payload(payload::Trigger),
-    Instruction(instructions::Trigger),
-}
-
-/// A keyword hit: which keyword, and its byte span.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Found {
-    pub kw: Kw,
-    pub start: usize,
-    pub end: usize,
-}
+use super::{instructions, payload, secrets, Found, Kw};
 
 #[derive(Clone)]
 pub(crate) struct Keywords {

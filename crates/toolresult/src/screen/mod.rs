@@ -36,6 +36,24 @@ use serde_json::Value;
 use crate::issue::push_pointer_token;
 use keywords::Keywords;
 
+/// Which matcher a keyword belongs to, and its index in that matcher's table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kw {
+    SecretPrefix(u16),
+    SecretWord,
+    SecretSpecial(secrets::Special),
+    Payload(payload::Trigger),
+    Instruction(instructions::Trigger),
+}
+
+/// A keyword hit: which keyword, and its byte span.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Found {
+    pub kw: Kw,
+    pub start: usize,
+    pub end: usize,
+}
+
 /// Why a finding was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -344,7 +362,7 @@ impl Screener {
 
     /// Payload and instruction rules over normalised text, then over the
     /// encoded layers found in it (depth ≤ 2).
-    fn scan_found(&self, text: &str, found: &[keywords::Found], hits: &mut Vec<Hit>, depth: usize) {
+    fn scan_found(&self, text: &str, found: &[Found], hits: &mut Vec<Hit>, depth: usize) {
         payload::scan(text, found, hits);
         instructions::scan(text, found, hits);
         if depth < 2 {

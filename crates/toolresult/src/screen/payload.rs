@@ -4,9 +4,8 @@
 
 use alloc::vec::Vec;
 
-use super::keywords::{Found, Kw};
 use super::text::{contains_ignore_case, is_word_byte, line_of, word_at};
-use super::{Hit, ScreenCategory};
+use super::{Found, Hit, Kw, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {

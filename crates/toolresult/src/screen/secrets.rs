@@ -5,8 +5,7 @@
 use alloc::vec::Vec;
 use base64::Engine as _;
 
-use super::keywords::Found;
-use super::{Hit, ScreenCategory};
+use super::{Found, Hit, Kw, ScreenCategory};
 
 type Class = fn(u8) -> bool;
 
@@ -573,7 +572,7 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
     let mut last_key_start = usize::MAX;
     for f in found {
         match f.kw {
-            super::keywords::Kw::SecretPrefix(i) => {
+            Kw::SecretPrefix(i) => {
                 let rule = &PREFIX_RULES[i as usize];
                 if &text[f.start..f.end] != rule.prefix.as_bytes() || !before_ok(text, f.start) {
                     continue;
@@ -604,7 +603,7 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     push(hits, rule.rule, f.start, end);
                 }
             }
-            super::keywords::Kw::SecretWord => {
+            Kw::SecretWord => {
                 let start = ident_start(text, f.start);
                 if start == last_key_start {
                     continue;
@@ -612,7 +611,7 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 last_key_start = start;
                 assignment(text, start, hits);
             }
-            super::keywords::Kw::SecretSpecial(special) => special_at(text, f, special, hits),
+            Kw::SecretSpecial(special) => special_at(text, f, special, hits),
             _ => {}
         }
     }

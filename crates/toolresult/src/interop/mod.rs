@@ -1,0 +1,23 @@
+//! Conversions between ToolResult v1 and the tool-result shapes of model APIs
+//! and agent frameworks: MCP `CallToolResult`, Anthropic `tool_result`
+//! blocks, OpenAI Responses `function_call_output` and Chat `tool` messages,
+//! and Vercel AI SDK `tool-result` / `tool-error` parts.
+//!
+//! Mapping (README "Supported shapes"): `output` is the machine-readable
+//! result (MCP `structuredContent`), `content` the blocks shown to the model,
+//! `meta` MCP's `_meta`. Structured output becomes text as compact JSON in its
+//! own key order (deterministic); binary content is never inlined where the
+//! target cannot hold it: it becomes a text note naming type and size.
+
+mod anthropic;
+mod common;
+mod mcp;
+pub mod migrate;
+mod openai;
+mod vercel;
+
+pub use anthropic::{from_anthropic, to_anthropic};
+pub use common::{result_text, CallContext};
+pub use mcp::{from_mcp, to_mcp, McpRevision};
+pub use openai::{from_openai, to_openai_chat_tool_message, to_openai_function_call_output};
+pub use vercel::{from_vercel, to_vercel, VercelShape};

@@ -1,0 +1,474 @@
+//! Strict JSON parsing: serde_json's parser, plus the checks that keep a value
+//! from changing silently on its way to JavaScript (duplicate keys, integers
+//! beyond 2^53, lone surrogates) and the size and depth limits.
+
+pub mod locate;
+pub mod tape;
+
+use alloc::borrow::Cow;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use crate::issue::{push_pointer_token, Issue, IssueCode};
+use crate::limits::MAX_DEPTH_CEILING;
+
+pub use crate::limits::MAX_SAFE_INTEGER;
+
+/// Limits applied while parsing.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ParseLimits {
+    /// Largest input, in bytes.
+    pub max_bytes: usize,
+    /// Deepest nesting of arrays and objects (capped at [`MAX_DEPTH_CEILING`]).
+    pub max_depth: usize,
+}
+
+impl ParseLimits {
+    /// Limits of `max_bytes` bytes and `max_depth` levels.
+    pub const fn new(max_bytes: usize, max_depth: usize) -> Self {
+        ParseLimits {
+            max_bytes,
+            max_depth,
+        }
+    }
+}
+
+/// Parses UTF-8 bytes strictly. Invalid UTF-8 is an `invalid_utf8` issue.
+pub fn parse_bytes(bytes: &[u8], limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str(utf8_text(bytes, limits)?, limits)
+}
+
+/// The bytes as text, or the `too_large` / `invalid_utf8` issue.
+pub fn utf8_text(bytes: &[u8], limits: ParseLimits) -> Result<&str, Issue> {
+    check_size(bytes.len(), limits)?;
+    core::str::from_utf8(bytes).map_err(|e| {
+        Issue::new(
+            "",
+            IssueCode::InvalidUtf8,
+            format!(
+                "input is not valid UTF-8: bad byte at offset {}",
+                e.valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Parses JSON text strictly into a `serde_json::Value`.
+pub fn parse_str(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str_with(text, limits, false)
+}
+
+/// Like [`parse_str`], but an integer beyond +/-(2^53-1) is accepted when a
+/// 64-bit float holds it exactly (2^53, 1e20): for text written from
+/// JavaScript numbers, which cannot have changed. An integer a float would
+/// round (2^53 + 1) is still `unsafe_integer`.
+pub fn parse_str_exact(text: &str, limits: ParseLimits) -> Result<Value, Issue> {
+    parse_str_with(text, limits, true)
+}
+
+fn parse_str_with(text: &str, limits: ParseLimits, exact: bool) -> Result<Value, Issue> {
+    precheck(text, limits)?;
+    let mut state = ParseState {
+        path: Vec::new(),
+        depth: 0,
+        max_depth: limits.max_depth.min(MAX_DEPTH_CEILING),
+        issue: None,
+        exact,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    // Our visitor enforces `max_depth` before it recurses, so serde_json's own
+    // fixed limit (which would cap the option below 128) is not needed.
+    de.disable_recursion_limit();
+    let result = StrictValue { state: &mut state }.deserialize(&mut de);
+    let result = result.and_then(|v| de.end().map(|()| v));
+    match result {
+        Ok(value) => Ok(value),
+        Err(err) => Err(state.issue.take().unwrap_or_else(|| {
+            let path = state.pointer();
+            syntax_issue(path, &err)
+        })),
+    }
+}
+
+/// What is wrong with the text as a whole, before parsing: size, BOM, empty.
+pub(crate) fn precheck(text: &str, limits: ParseLimits) -> Result<(), Issue> {
+    check_size(text.len(), limits)?;
+    if text.starts_with('\u{feff}') {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input starts with a byte order mark (U+FEFF); JSON text must not",
+        ));
+    }
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Err(Issue::new(
+            "",
+            IssueCode::InvalidJson,
+            "input is empty: expected a JSON value",
+        ));
+    }
+    Ok(())
+}
+
+fn check_size(len: usize, limits: ParseLimits) -> Result<(), Issue> {
+    if len > limits.max_bytes {
+        return Err(Issue::new(
+            "",
+            IssueCode::TooLarge,
+            format!(
+                "input is {len} bytes, over the maxBytes limit of {} (raise it with the maxBytes option)",
+                limits.max_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Maps a serde_json error that our visitor did not raise itself.
+pub(crate) fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
+    let text = err.to_string();
+    // serde_json does not expose its error codes; its messages are stable.
+    // A high surrogate escape not followed by `\u` is "end of hex escape".
+    let code = if text.contains("surrogate") || text.contains("end of hex escape") {
+        IssueCode::LoneSurrogate
+    } else if text.contains("number out of range") {
+        IssueCode::NumberOutOfRange
+    } else {
+        IssueCode::InvalidJson
+    };
+    let at = format!("line {} column {}", err.line(), err.column());
+    let message = match code {
+        IssueCode::LoneSurrogate => {
+            format!("string holds an unpaired UTF-16 surrogate, which has no UTF-8 form (at {at})")
+        }
+        IssueCode::NumberOutOfRange => {
+            format!("number does not fit a 64-bit float (at {at})")
+        }
+        _ => format!("invalid JSON: {text}"),
+    };
+    Issue::new(path, code, message)
+}
+
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+struct ParseState {
+    path: Vec<Segment>,
+    depth: usize,
+    max_depth: usize,
+    issue: Option<Issue>,
+    /// Accept any integer a float holds exactly (see `parse_str_exact`).
+    exact: bool,
+}
+
+impl ParseState {
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.path {
+            match seg {
+                Segment::Key(k) => push_pointer_token(&mut out, k),
+                Segment::Index(i) => push_pointer_token(&mut out, &i.to_string()),
+            }
+        }
+        out
+    }
+
+    /// Records an issue at the current path and returns the error that stops
+    /// the parser (its message is never shown; the issue is).
+    fn fail<E: de::Error>(&mut self, code: IssueCode, message: String) -> E {
+        if self.issue.is_none() {
+            self.issue = Some(Issue::new(self.pointer(), code, message));
+        }
+        E::custom("stopped")
+    }
+
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            let message = too_deep_message(self.max_depth);
+            return Err(self.fail(IssueCode::TooDeep, message));
+        }
+        Ok(())
+    }
+}
+
+struct StrictValue<'s> {
+    state: &'s mut ParseState,
+}
+
+impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn unsafe_integer<E: de::Error>(state: &mut ParseState, shown: &dyn fmt::Display) -> E {
+    state.fail(IssueCode::UnsafeInteger, unsafe_integer_message(shown))
+}
+
+pub(crate) fn unsafe_integer_message(shown: &dyn fmt::Display) -> String {
+    format!(
+        "integer {shown} is outside +/-(2^53-1) and cannot be held exactly by JavaScript; send it as a string"
+    )
+}
+
+pub(crate) fn too_deep_message(max: usize) -> String {
+    format!(
+        "arrays and objects nest deeper than the maxDepth limit of {max} (raise it with the maxDepth option, up to {MAX_DEPTH_CEILING})"
+    )
+}
+
+pub(crate) const DUPLICATE_KEY_MESSAGE: &str = "key appears more than once in the same object";
+
+impl<'de> Visitor<'de> for StrictValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        let held = self.state.exact && (v as f64) as i128 == i128::from(v);
+        if v.unsigned_abs() > MAX_SAFE_INTEGER && !held {
+            return Err(unsafe_integer(self.state, &v));
+        }
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        let held = self.state.exact && (v as f64) as u128 == u128::from(v);
+        if v > MAX_SAFE_INTEGER && !held {
+            return Err(unsafe_integer(self.state, &v));
+        }
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        match serde_json::Number::from_f64(v) {
+            Some(n) => Ok(Value::Number(n)),
+            None => Err(self.state.fail(
+                IssueCode::NonFiniteNumber,
+                String::from("number is not finite"),
+            )),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(String::from(v)))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.state.enter()?;
+        let mut items = Vec::new();
+        loop {
+            self.state.path.push(Segment::Index(items.len()));
+            let next = seq.next_element_seed(StrictValue {
+                state: &mut *self.state,
+            })?;
+            self.state.path.pop();
+            match next {
+                Some(v) => items.push(v),
+                None => break,
+            }
+        }
+        self.state.depth -= 1;
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.state.enter()?;
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                self.state.path.push(Segment::Key(key));
+                return Err(self
+                    .state
+                    .fail(IssueCode::DuplicateKey, String::from(DUPLICATE_KEY_MESSAGE)));
+            }
+            self.state.path.push(Segment::Key(key));
+            let value = map.next_value_seed(StrictValue {
+                state: &mut *self.state,
+            })?;
+            // The stack is balanced: what we pop is the key pushed above.
+            let key = match self.state.path.pop() {
+                Some(Segment::Key(key)) => key,
+                _ => String::new(),
+            };
+            out.insert(key, value);
+        }
+        self.state.depth -= 1;
+        Ok(Value::Object(out))
+    }
+}
+
+/// Reads a key, borrowing it from the input when it has no escapes.
+pub(crate) struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(String::from(v)))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: ParseLimits = ParseLimits {
+        max_bytes: 1 << 20,
+        max_depth: 128,
+    };
+
+    fn err(text: &str) -> Issue {
+        parse_str(text, LIMITS).unwrap_err()
+    }
+
+    #[test]
+    fn parses_plain_json_and_keeps_key_order() {
+        let v = parse_str(r#"{"b":1,"a":[true,null,"x",-2.5]}"#, LIMITS).unwrap();
+        let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["b", "a"]);
+    }
+
+    #[test]
+    fn duplicate_key_reports_its_path() {
+        let e = err(r#"{"a":{"x/y":1,"x/y":2}}"#);
+        assert_eq!(e.code, IssueCode::DuplicateKey);
+        assert_eq!(e.path, "/a/x~1y");
+    }
+
+    #[test]
+    fn exact_parsing_accepts_only_integers_a_float_holds() {
+        for held in [
+            "9007199254740992",
+            "-9007199254740992",
+            "18014398509481984",
+            "9223372036854775808",
+        ] {
+            let v = parse_str_exact(held, LIMITS).unwrap();
+            assert!(v.is_number(), "{held}");
+            assert!(
+                parse_str(held, LIMITS).is_err(),
+                "{held} is unsafe in strict mode"
+            );
+        }
+        for rounded in [
+            "9007199254740993",
+            "-9007199254740993",
+            "18446744073709551615",
+        ] {
+            let err = parse_str_exact(rounded, LIMITS).unwrap_err();
+            assert_eq!(err.code, IssueCode::UnsafeInteger, "{rounded}");
+        }
+    }
+
+    #[test]
+    fn unsafe_integers_are_rejected_at_their_path() {
+        let e = err(r#"{"n":[1, 9007199254740993]}"#);
+        assert_eq!(e.code, IssueCode::UnsafeInteger);
+        assert_eq!(e.path, "/n/1");
+        assert!(parse_str("9007199254740991", LIMITS).is_ok());
+        assert_eq!(err("-9007199254740992").code, IssueCode::UnsafeInteger);
+    }
+
+    #[test]
+    fn out_of_range_number() {
+        assert_eq!(err("[1e400]").code, IssueCode::NumberOutOfRange);
+    }
+
+    #[test]
+    fn lone_surrogate_escape_is_rejected() {
+        let e = err(r#"{"s":"a\ud800b"}"#);
+        assert_eq!(e.code, IssueCode::LoneSurrogate);
+        assert_eq!(e.path, "/s");
+        assert!(parse_str(r#""\ud83d\ude00""#, LIMITS).is_ok());
+    }
+
+    #[test]
+    fn depth_limit_is_enforced() {
+        let deep = "[".repeat(129) + &"]".repeat(129);
+        assert_eq!(err(&deep).code, IssueCode::TooDeep);
+        let ok = "[".repeat(128) + &"]".repeat(128);
+        assert!(parse_str(&ok, LIMITS).is_ok());
+        let limits = ParseLimits {
+            max_depth: 3,
+            ..LIMITS
+        };
+        let e = parse_str(r#"{"a":{"b":{"c":{}}}}"#, limits).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (IssueCode::TooDeep, "/a/b/c"));
+    }
+
+    #[test]
+    fn extremely_deep_input_does_not_overflow() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(err(&deep).code, IssueCode::TooDeep);
+    }
+
+    #[test]
+    fn size_empty_bom_trailing_and_utf8() {
+        let small = ParseLimits {
+            max_bytes: 4,
+            ..LIMITS
+        };
+        assert_eq!(
+            parse_str("[1,2,3]", small).unwrap_err().code,
+            IssueCode::TooLarge
+        );
+        assert_eq!(err("  \n").code, IssueCode::InvalidJson);
+        assert_eq!(err("\u{feff}{}").code, IssueCode::InvalidJson);
+        assert_eq!(err("{} x").code, IssueCode::InvalidJson);
+        assert_eq!(
+            parse_bytes(b"{\"a\":\"\xff\"}", LIMITS).unwrap_err().code,
+            IssueCode::InvalidUtf8
+        );
+    }
+
+    #[test]
+    fn syntax_error_carries_the_path_it_reached() {
+        let e = err(r#"{"a":[1,2,}"#);
+        assert_eq!(e.code, IssueCode::InvalidJson);
+        assert_eq!(e.path, "/a/2");
+        assert!(e.message.contains("line 1"), "{}", e.message);
+    }
+}

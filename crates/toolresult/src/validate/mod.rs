@@ -1,0 +1,155 @@
+//! Envelope validation: shape (what the generated JSON Schema says) and meaning
+//! (the values agree with each other), every issue reported with its path.
+
+pub mod check;
+mod envelope_shape;
+mod meaning;
+mod metadata_meaning;
+mod metadata_shape;
+pub mod options;
+mod shape;
+mod text;
+mod value;
+
+use alloc::format;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::issue::{Issue, IssueCode, Issues};
+use crate::json::{self, ParseLimits};
+use crate::validate::check::Checker;
+use crate::validate::options::ValidationOptions;
+use crate::wire::agent_result::AgentResult;
+use crate::wire::tool_result::ToolResult;
+pub use crate::wire::EnvelopeKind;
+
+/// A validator for one envelope kind with fixed options: build once, use many
+/// times.
+#[derive(Debug, Clone)]
+pub struct Validator {
+    kind: EnvelopeKind,
+    options: ValidationOptions,
+}
+
+impl Validator {
+    /// Fails with `invalid_options` issues when an option value is out of range.
+    pub fn new(kind: EnvelopeKind, options: ValidationOptions) -> Result<Self, Issues> {
+        let problems = options.problems();
+        if !problems.is_empty() {
+            return Err(Issues(
+                problems
+                    .into_iter()
+                    .map(|(path, msg)| Issue::new(path, IssueCode::InvalidOptions, msg))
+                    .collect(),
+            ));
+        }
+        Ok(Validator { kind, options })
+    }
+
+    pub fn kind(&self) -> EnvelopeKind {
+        self.kind
+    }
+
+    pub fn options(&self) -> &ValidationOptions {
+        &self.options
+    }
+
+    fn limits(&self) -> ParseLimits {
+        self.options.parse_limits()
+    }
+
+    /// Parses JSON text strictly, without checking the envelope.
+    pub fn parse_json(&self, text: &str) -> Result<Value, Issues> {
+        json::parse_str(text, self.limits()).map_err(Issues::from)
+    }
+
+    /// Whether JSON text is a valid envelope: the streaming fast path alone.
+    pub fn is_valid_str(&self, text: &str) -> bool {
+        text::accepts(text, self.kind, &self.options)
+    }
+
+    /// Every issue in JSON text; empty when it is a valid envelope. Valid input
+    /// is accepted in one streaming pass; only invalid input is parsed into a
+    /// value and walked to find every issue.
+    pub fn check_str(&self, text: &str) -> Issues {
+        if self.is_valid_str(text) {
+            return Issues::default();
+        }
+        self.diagnose_str(text)
+    }
+
+    /// The diagnostic path alone: every issue, in one streaming pass.
+    pub fn diagnose_str(&self, text: &str) -> Issues {
+        text::collect(text, self.kind, &self.options)
+    }
+
+    /// Every issue in UTF-8 JSON bytes; empty when they are a valid envelope.
+    pub fn check_bytes(&self, bytes: &[u8]) -> Issues {
+        match json::utf8_text(bytes, self.limits()) {
+            Ok(text) => self.check_str(text),
+            Err(issue) => Issues::from(issue),
+        }
+    }
+
+    /// Every issue in an already parsed value (the same tables and checks as
+    /// the streaming path, walked over the value).
+    pub fn check_value(&self, value: &Value) -> Issues {
+        let mut c = Checker::new(&self.options);
+        match self.kind {
+            EnvelopeKind::AgentResult => value::check_agent_result(&mut c, value),
+            EnvelopeKind::ToolResult => value::check_tool_result(&mut c, value),
+        }
+        c.finish()
+    }
+}
+
+/// Validates and converts a value into a wire type. Conversion cannot fail
+/// after validation passed; if it ever did, it is reported, never panicked.
+fn into_typed<T: DeserializeOwned>(validator: &Validator, value: Value) -> Result<T, Issues> {
+    let issues = validator.check_value(&value);
+    if !issues.is_empty() {
+        return Err(issues);
+    }
+    convert(value)
+}
+
+/// Converts an already validated value into its wire type.
+pub(crate) fn convert<T: DeserializeOwned>(value: Value) -> Result<T, Issues> {
+    serde_json::from_value(value).map_err(|e| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidType,
+            format!("internal: validated value did not convert: {e}"),
+        ))
+    })
+}
+
+/// Every issue in an AgentResult given as JSON text.
+pub fn validate_agent_result(text: &str, options: &ValidationOptions) -> Issues {
+    match Validator::new(EnvelopeKind::AgentResult, options.clone()) {
+        Ok(v) => v.check_str(text),
+        Err(issues) => issues,
+    }
+}
+
+/// Every issue in a ToolResult given as JSON text.
+pub fn validate_tool_result(text: &str, options: &ValidationOptions) -> Issues {
+    match Validator::new(EnvelopeKind::ToolResult, options.clone()) {
+        Ok(v) => v.check_str(text),
+        Err(issues) => issues,
+    }
+}
+
+/// Parses and validates an AgentResult.
+pub fn parse_agent_result(text: &str, options: &ValidationOptions) -> Result<AgentResult, Issues> {
+    let v = Validator::new(EnvelopeKind::AgentResult, options.clone())?;
+    let value = v.parse_json(text)?;
+    into_typed(&v, value)
+}
+
+/// Parses and validates a ToolResult.
+pub fn parse_tool_result(text: &str, options: &ValidationOptions) -> Result<ToolResult, Issues> {
+    let v = Validator::new(EnvelopeKind::ToolResult, options.clone())?;
+    let value = v.parse_json(text)?;
+    into_typed(&v, value)
+}

@@ -1,0 +1,16 @@
+//! The wire types: serde types only, the single source of the wire format
+//! (the JSON Schemas and the TypeScript declarations are generated from them).
+
+pub mod agent_result;
+pub mod definition;
+pub(crate) mod serde_count;
+pub mod status;
+pub mod tool_metadata;
+pub mod tool_result;
+
+/// Which envelope: an agent's task result or a tool execution's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvelopeKind {
+    AgentResult,
+    ToolResult,
+}

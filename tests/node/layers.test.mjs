@@ -1,0 +1,55 @@
+// Import cycles and layer order in Rust and TypeScript (scripts/check-layers.mjs,
+// also run as its own step of `npm test`): the tree passes, and the checker
+// finds what it is meant to find.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkTree, declaredLayers, findCycles, layerViolations, rustGraph } from '../../scripts/check-layers.mjs';
+
+test('the Rust crates and the TypeScript package have no import cycle, and the core keeps its layer order', () => {
+  assert.deepEqual(checkTree(), []);
+});
+
+test('a cycle among files is found, a self-edge too, and a chain is not one', () => {
+  const graph = new Map([
+    ['a.ts', new Set(['b.ts'])],
+    ['b.ts', new Set(['c.ts'])],
+    ['c.ts', new Set(['a.ts'])],
+    ['d.ts', new Set(['a.ts'])],
+    ['e.ts', new Set(['e.ts'])],
+  ]);
+  assert.deepEqual(findCycles(graph).sort(), [['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
+  assert.deepEqual(
+    findCycles(
+      new Map([
+        ['x', new Set(['y'])],
+        ['y', new Set()],
+      ]),
+    ),
+    [],
+  );
+});
+
+test('Rust paths become edges: crate::, super::, grouped uses and child modules; ancestors do not count', () => {
+  const files = new Map([
+    ['', 'pub mod json;\npub mod validate;'],
+    ['json', 'use crate::validate::text::collect;'],
+    ['validate', 'mod text;\npub fn f() { text::collect() }'],
+    ['validate::text', 'use super::{Shared};\nuse crate::{json::parse};\n#[cfg(test)]\nmod tests { use crate::validate::*; }'],
+  ]);
+  const graph = rustGraph(files);
+  assert.deepEqual([...graph.get('json')], ['validate::text']);
+  assert.deepEqual([...graph.get('validate')], ['validate::text']);
+  assert.deepEqual([...graph.get('validate::text')], ['json']);
+  assert.deepEqual(findCycles(graph), [['json', 'validate::text']]);
+});
+
+test('the layer list comes from the crate doc, and a use of a later layer is reported', () => {
+  const layers = declaredLayers('//! 1. [`issue`]: issues.\n//! 2. [`json`]: JSON.\n//! 10. [`wire`]: types.\n');
+  assert.deepEqual(layers, ['issue', 'json', 'wire']);
+  const graph = new Map([
+    ['issue', new Set(['json'])],
+    ['json', new Set(['issue'])],
+    ['wire::status', new Set(['json'])],
+  ]);
+  assert.deepEqual(layerViolations(graph, layers), ['issue -> json']);
+});
