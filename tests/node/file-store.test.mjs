@@ -1,4 +1,4 @@
-// The Node file store (toolresult/node): seed 003's layout, atomic writes,
+// The Node file store (toolresult/node): the layout of docs/spec.md §11, atomic writes,
 // reload on open, quarantine of corrupt and foreign files, and a writer
 // process killed mid-stream.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // compileSchema and ToolRegistry through the built package (Node or browser
 // build): dialects, compile errors, references, bounded patterns, the
-// registry's cache, seed 000's result flow and MCP Tool / CallToolResult.
+// registry's cache, the result flow of docs/spec.md §7 and MCP Tool / CallToolResult.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -335,7 +335,7 @@ test('ToolRegistry: bad definitions and schemas are typed errors with paths into
   throwsCode(() => new ToolRegistry({ maxIssues: -1 }), 'invalid_options');
 });
 
-test('checkResult: seed 000 result flow', () => {
+test('checkResult: the result flow of docs/spec.md §7', () => {
   const registry = new ToolRegistry().register(addTool).register({ name: 'echo' });
   const good = createSuccess({ input: { tool_name: 'add', parameters: { a: 1, b: 2 } }, output: { sum: 3 } });
   assert.deepEqual(registry.checkResult(good), good, 'a valid result comes back unchanged');

@@ -37,7 +37,7 @@ test("summaries use each tool's argument names; registerSummarizer overrides by 
   );
 });
 
-test('toReference: seed 003 reference with summary, whole-line preview and result_ref', () => {
+test('toReference: a reference (docs/spec.md §12) with summary, whole-line preview and result_ref', () => {
   const content = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
   const r = make('read_file', { path: 'src/main.py' }, content, { callId: 'call_abc123' });
   const ref = toReference(r, { dialog_id: 'dialog_123' });

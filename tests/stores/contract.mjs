@@ -1,5 +1,5 @@
-// The behaviour every result store shares (seed 000 §4.5 storage and history,
-// §7 events and metrics; seed 003 per-dialog listing), written once and run
+// The behaviour every result store shares (docs/spec.md §11: storage, history,
+// events and metrics; §12: per-dialog listing), written once and run
 // unchanged against each store: the in-memory ResultStore (Node and browser
 // builds), the FileResultStore and the PostgresResultStore. Every call is
 // awaited, so synchronous and asynchronous stores pass the same assertions.
@@ -217,7 +217,7 @@ export function defineStoreContract(name, { open, close = async (s) => s.close?.
   });
 
   test(
-    `${name}: metrics count seed 000's counters and the output-size histogram`,
+    `${name}: metrics count the counters of docs/spec.md §11 and the output-size histogram`,
     withStore({ retention: { maxCount: 2 } }, async (store) => {
       await store.put(make('t', {}, 'x'.repeat(5000)), D);
       await store.put(make('t', {}, 1, { status: 'validation_error' }), D);

@@ -156,14 +156,14 @@ function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions
 }
 
 /**
- * Validates an AgentResult v1 (seed 004). Every issue is reported. On success
+ * Validates an AgentResult v1 (docs/spec.md §1). Every issue is reported. On success
  * `value` is a fresh plain copy, parsed by the JS engine when first read.
  */
 export function validateAgentResult(input: ResultInput, options?: ValidationOptions): ValidationResult<AgentResult> {
   return validate<AgentResult>(AGENT, input, options);
 }
 
-/** Validates a ToolResult v1 (seed 000). Every issue is reported. */
+/** Validates a ToolResult v1 (docs/spec.md §2). Every issue is reported. */
 export function validateToolResult(input: ResultInput, options?: ValidationOptions): ValidationResult<ToolResult> {
   return validate<ToolResult>(TOOL, input, options);
 }
@@ -247,7 +247,7 @@ function build(failure: boolean, spec: SuccessSpec | FailureSpec): ToolResult {
 }
 
 /**
- * Builds a `success` ToolResult (seed 000 CreateSuccess): stamps a UUID v4
+ * Builds a `success` ToolResult (docs/spec.md §8): stamps a UUID v4
  * execution_id, started_at / completed_at / duration_ms and output_size (bytes
  * of the compact JSON output). The result always validates.
  */
@@ -255,13 +255,13 @@ export function createSuccess(spec: SuccessSpec): ToolResult {
   return build(false, spec);
 }
 
-/** Builds a failed ToolResult (seed 000 CreateFailure). The result always validates. */
+/** Builds a failed ToolResult (docs/spec.md §8). The result always validates. */
 export function createFailure(spec: FailureSpec): ToolResult {
   return build(true, spec);
 }
 
 /**
- * What a status means: seed 000's numeric code and category, and whether it is
+ * What a status means: its numeric code and category (docs/spec.md §3), and whether it is
  * a success, terminal, and worth retrying. Tool statuses are looked up first;
  * `kind: 'agent'` picks the agent set (pending, queued, running, ...).
  */

@@ -1,4 +1,4 @@
-// Bounding outputs (seed 000 §5.2, seed 002, seed 003): sha256 provenance,
+// Bounding outputs (docs/spec.md §10, §12; docs/bounding.md): sha256 provenance,
 // truncation that keeps JSON valid, line caps for text streams, previews.
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import { LIMITS } from './generated/limits.js';
@@ -6,11 +6,11 @@ import { writeInput } from './input.js';
 import { call, platform } from './runtime.js';
 import { toWireBytes } from './wire.js';
 
-/** Default output limit: 10 MiB (seed 000 §5.2). */
+/** Default output limit: 10 MiB (docs/spec.md §10). */
 export const DEFAULT_MAX_OUTPUT_BYTES: number = LIMITS.defaultMaxOutputBytes;
-/** Default line cap for stdout / stderr (seed 002). */
+/** Default line cap for stdout / stderr (docs/bounding.md). */
 export const DEFAULT_MAX_LINES: number = LIMITS.defaultMaxLines;
-/** Default preview length in characters (seed 003). */
+/** Default preview length in characters (docs/spec.md §12). */
 export const DEFAULT_PREVIEW_CHARS: number = LIMITS.defaultPreviewChars;
 
 /** What `truncateOutput` returns. */

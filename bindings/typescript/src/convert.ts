@@ -1,4 +1,4 @@
-// One schema for every producer (seed 004 and the model APIs): migration of the
+// One schema for every producer (docs/spec.md §14): migration of the
 // legacy TaskResult, normalization of whatever an orchestrator receives, and
 // conversions to and from MCP, Anthropic, OpenAI and the Vercel AI SDK. The
 // mappings live in Rust (crates/toolresult/src/{migrate,convert}.rs), in the
@@ -70,7 +70,7 @@ export function migrateTaskResult(legacy: unknown, context: MigrationContext): N
 
 /**
  * Whatever an orchestrator receives — an AgentResult v1, a legacy TaskResult,
- * or seed 004's AgentMessage wrapper around either, as JSON text or a value —
+ * or the AgentMessage wrapper around either, as JSON text or a value —
  * as an AgentResult v1 that passes `validateAgentResult`, with every change
  * listed; or the issues when the shape is ambiguous or invalid.
  */

@@ -1,4 +1,4 @@
-// The tool execution result document (seed 002; docs/document.md): markdown
+// The tool execution result document (docs/document.md): markdown
 // with YAML front matter (sha256 provenance), six required sections, stdout
 // and stderr capped at 200 lines, and the safety statements. Rendering,
 // parsing and checking run in the screen module.

@@ -1,4 +1,4 @@
-// Web rendering (seed 001): a ToolResult as a DOM node, built with
+// Web rendering (docs/spec.md §16): a ToolResult as a DOM node, built with
 // createElement and textContent only — never innerHTML, never Markdown — so
 // nothing in a result can inject markup or run. Links only to http(s) and
 // mailto, with rel="noopener noreferrer"; images only as capped data: URLs

@@ -1,4 +1,4 @@
-// The result inbox (seed 002's validation outcome; docs/document.md §5):
+// The result inbox (docs/document.md §5):
 // ACCEPT moves a result document to `inbound/`, REJECT to `quarantine/` with
 // `<name>.reasons.json`. Crash-safe like the file store: every file is
 // written to a temp file, fsynced, then linked into place (link never

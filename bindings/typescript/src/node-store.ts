@@ -1,4 +1,4 @@
-// The Node file store (seed 003's layout): every result in
+// The Node file store (docs/spec.md §11): every result in
 // `<root>/dialogs/<dialog_id>/tool_results/<tool_call_id>.json` with its
 // `<tool_call_id>.meta.json`. Writes are atomic (temp file, fsync, rename,
 // fsync of the folder), so a crash leaves either the old state or the new one.

@@ -1,4 +1,4 @@
-// Lazy references (seed 003): summaries, references in place of full results,
+// Lazy references (docs/spec.md §12): summaries, references in place of full results,
 // swapping them in a message list, and the get_tool_result tool.
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
@@ -129,7 +129,7 @@ export function prepareHistory<M>(
   return out;
 }
 
-/** The `get_tool_result` tool (seed 003), ready to offer a model. */
+/** The `get_tool_result` tool (docs/spec.md §12), ready to offer a model. */
 export const getToolResultTool: ToolDefinition = {
   name: 'get_tool_result',
   description:

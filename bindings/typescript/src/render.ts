@@ -1,4 +1,4 @@
-// Rendering (seed 001): the built-in text renderers (Rust core, envelope
+// Rendering (docs/spec.md §16): the built-in text renderers (Rust core, envelope
 // module), a renderer registry that picks a renderer by tool name, tool_type
 // or pattern and never renders nothing, and the helpers that produce typed
 // per-tool data (tool_metadata) from what tools actually have.
@@ -180,7 +180,7 @@ function globRegExp(glob: string): RegExp {
 }
 
 /**
- * Renderers by tool name, `tool_type` and name pattern (seed 001). Resolution:
+ * Renderers by tool name, `tool_type` and name pattern (docs/spec.md §16). Resolution:
  * the exact tool name, then the result's `tool_metadata.tool_type`, then the
  * patterns (the most specific first: the most literal characters; a later
  * registration wins a tie), then the fallback. It never renders nothing: a

@@ -1,4 +1,4 @@
-// JSON Schema validation of tool inputs and outputs (seed 000 ToolDefinition,
+// JSON Schema validation of tool inputs and outputs (docs/spec.md §7,
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
 // nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
 import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
@@ -179,7 +179,7 @@ export function compileSchema(schema: unknown, options?: SchemaOptions): Compile
   return new CompiledSchema(wire(schema, 'invalid_schema', 'the schema'), optionsText(options));
 }
 
-/** What `ToolRegistry.register` accepts: seed 000's ToolDefinition or an MCP `Tool`. */
+/** What `ToolRegistry.register` accepts: a ToolDefinition (docs/spec.md §7) or an MCP `Tool`. */
 export type ToolDefinitionInput = ToolDefinition | { name: string; inputSchema?: unknown; outputSchema?: unknown; [k: string]: unknown };
 
 /** An MCP `CallToolResult` (the fields the output check reads). */
@@ -246,7 +246,7 @@ export class ToolRegistry {
     return this.#definitions.has(name);
   }
 
-  /** The definition as registered (seed 000 field names). */
+  /** The definition as registered (snake_case field names). */
   get(name: string): ToolDefinition | undefined {
     const json = schemaEngine.call(() => this.#current().definition(name));
     return json ? (JSON.parse(json) as ToolDefinition) : undefined;

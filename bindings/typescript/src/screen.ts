@@ -26,7 +26,7 @@ function isBytes(input: unknown): input is Uint8Array {
  * content blocks, error message, stdout and stderr). Findings carry the JSON
  * Pointer of their string and UTF-16 offsets into it.
  *
- * Every category rejects by default (seed 002: results MUST be rejected);
+ * Every category rejects by default (docs/spec.md §13: a rejected result must not be passed on);
  * `options.policy` sets a category to `flag` or `off`, and `options.allow`
  * drops findings by rule, path, tool or category.
  */

@@ -47,7 +47,7 @@ export class ResultStoreEvent<K extends ResultStoreEventType = ResultStoreEventT
 }
 
 /**
- * Tool results in memory (seed 000 §4.5): `put` is idempotent by
+ * Tool results in memory (docs/spec.md §11): `put` is idempotent by
  * execution_id and never overwrites a different result (`store_conflict`);
  * `get`, `getByToolCallId`, `history` (newest first), `listDialog` (metadata
  * only); retention by age, count and bytes, every eviction reported as an
@@ -149,7 +149,7 @@ export class ResultStore extends EventTarget {
     return json ? (JSON.parse(json) as StoredMeta) : undefined;
   }
 
-  /** A tool's results, newest first (seed 000 GetHistoryAsync): `limit` (100), `status`, `since`, `until`. */
+  /** A tool's results, newest first (docs/spec.md §11): `limit` (100), `status`, `since`, `until`. */
   history(toolName: string, query: HistoryQuery = {}): ToolResult[] {
     const q = jsonText(query, 'invalid_options', 'the history query');
     const out = JSON.parse(schemaEngine.call(() => this.#h().history(String(toolName), q))) as Outcome<ToolResult[]>;

@@ -1,4 +1,4 @@
-// Summarizers registered by the application (seed 003's custom summaries):
+// Summarizers registered by the application (docs/spec.md §12):
 // the store, the PostgreSQL store and references ask them before the
 // built-in summary the wasm side computes.
 import { ToolResultError } from './errors.js';

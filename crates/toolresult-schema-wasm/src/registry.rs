@@ -83,7 +83,7 @@ impl SchemaToolRegistry {
         self.with(|r| r.validate_input_tape(name, &with_input(parameters_len, parse_tape_bytes)?))
     }
 
-    /// The result (a valid ToolResult) after seed 000's output check.
+    /// The result (a valid ToolResult) after the output check (docs/spec.md §7).
     pub fn check_result(&mut self, result_json: &str, options_json: &str) -> String {
         self.with(|r| {
             let options: ValidationOptions = options_from_json(options_json, "options")?;

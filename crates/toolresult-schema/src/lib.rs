@@ -1,6 +1,6 @@
 //! # toolresult-schema
 //!
-//! JSON Schema validation of tool inputs and outputs (seed 000's
+//! JSON Schema validation of tool inputs and outputs (docs/spec.md §7,
 //! `ToolDefinition.OutputSchema`, status `output_validation_failed`), on top of
 //! the `jsonschema` crate. A crate of its own, with its own wasm module, so
 //! code that only checks envelopes never pays for a schema engine.

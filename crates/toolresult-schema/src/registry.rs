@@ -14,7 +14,7 @@ use toolresult::{
 use crate::compile::{compile, CompiledSchema};
 use crate::options::SchemaOptions;
 
-/// The error code seed 000 gives results whose output fails the schema.
+/// The error code (docs/spec.md §7) of results whose output fails the schema.
 pub const OUTPUT_VALIDATION_FAILED: &str = "OUTPUT_VALIDATION_FAILED";
 
 /// `{ ok, issues }`: whether a value passed a tool's schema, and why not.

@@ -1,4 +1,4 @@
-//! Building results (seed 000 §4.5 `CreateSuccess` / `CreateFailure`). The core
+//! Building results (docs/spec.md §8 `CreateSuccess` / `CreateFailure`). The core
 //! has no clock and no randomness: the caller supplies both in a [`Stamp`].
 
 use alloc::format;
@@ -158,7 +158,7 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         }
     }
     result.insert("metadata".into(), Value::Object(metadata));
-    // The oldest version that holds the result (README "Schema versions").
+    // The oldest version that holds the result (docs/spec.md §5).
     let version = ToolResultVersion::FIELDS_SINCE
         .iter()
         .filter(|(field, _)| result.get(*field).is_some_and(|v| !v.is_null()))

@@ -3,8 +3,8 @@
 //! One schema for the results of tool executions and agent tasks, and one
 //! implementation that builds and validates them.
 //!
-//! - [`AgentResult`]: seed 004's `AgentResultSchema` (version 1.0.0).
-//! - [`ToolResult`]: seed 000's `ToolResult` with its metadata and side effects
+//! - [`AgentResult`]: docs/spec.md §1.
+//! - [`ToolResult`]: the result of one tool execution, with its metadata and side effects
 //!   (schema_version 1.0.0).
 //!
 //! Validation reports every issue with a JSON Pointer and a stable code, and

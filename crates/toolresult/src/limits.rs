@@ -3,7 +3,7 @@
 //! `limits` table) all read them from here.
 
 /// Default `max_bytes`: 64 MiB of JSON text. Tool outputs are bounded at 10 MiB
-/// (seed 000 §5.2); the rest is headroom for the envelope and escaping.
+/// (docs/spec.md §10); the rest is headroom for the envelope and escaping.
 pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
 /// Default and ceiling for `max_depth`. The ceiling keeps every recursive walk
 /// (ours and the JSON parser's) far from the wasm stack limit.
@@ -21,13 +21,13 @@ pub const DEFAULT_DURATION_TOLERANCE_MS: f64 = 1000.0;
 /// Largest integer JavaScript numbers hold exactly.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// Default output limit: 10 MiB (seed 000 §5.2).
+/// Default output limit: 10 MiB (docs/spec.md §10).
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 10 * 1024 * 1024;
-/// Default line cap for stdout/stderr (seed 002).
+/// Default line cap for stdout/stderr (docs/bounding.md).
 pub const DEFAULT_MAX_LINES: usize = 200;
 /// The smallest limit a JSON output can be cut to: room for a marker.
 pub const MIN_JSON_LIMIT: usize = 64;
 
-/// Characters kept in a preview (seed 003 raised it from 200 to 500 so models
+/// Characters kept in a preview (docs/spec.md §12: raised from 200 to 500 so models
 /// stop re-running tools to see what they got).
 pub const DEFAULT_PREVIEW_CHARS: usize = 500;

@@ -1,6 +1,6 @@
 //! ResultStore: idempotent puts, conflicts, lookups, history order and
 //! filters, dialog listing, retention with reported evictions, metrics; plus
-//! summaries and references (seed 003).
+//! summaries and references (docs/spec.md §12).
 
 use proptest::prelude::*;
 use serde_json::{json, Value};

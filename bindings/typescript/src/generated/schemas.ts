@@ -98,10 +98,10 @@ export const agentResultSchema = {
     "version"
   ],
   "title": "AgentResult",
-  "description": "The result of one agent task (AgentResult v1, seed 004 AgentResultSchema).",
+  "description": "The result of one agent task (AgentResult v1, docs/spec.md §1).",
   "$defs": {
     "AgentType": {
-      "description": "The kind of agent (seed 004). Other names validate only with the allowUnknownAgentTypes or extraAgentTypes option.",
+      "description": "The kind of agent (docs/spec.md §1). Other names validate only with the allowUnknownAgentTypes or extraAgentTypes option.",
       "type": "string",
       "enum": [
         "scaffold",
@@ -122,7 +122,7 @@ export const agentResultSchema = {
         "timeout",
         "cancelled"
       ],
-      "description": "State of one agent task (seed 004 `TaskStatusEnum`)."
+      "description": "State of one agent task (docs/spec.md §3)."
     },
     "Artifact": {
       "type": "object",
@@ -348,7 +348,7 @@ export const toolResultSchema = {
           "type": "null"
         }
       ],
-      "description": "Typed per-tool data a renderer can rely on (seed 001), tagged by\n`tool_type`. Since schema_version 1.1.0."
+      "description": "Typed per-tool data a renderer can rely on (docs/spec.md §6), tagged by\n`tool_type`. Since schema_version 1.1.0."
     },
     "metadata": {
       "$ref": "#/$defs/ToolResultMetadata"
@@ -364,7 +364,7 @@ export const toolResultSchema = {
     "schema_version"
   ],
   "title": "ToolResult",
-  "description": "The complete result of one tool execution (ToolResult v1, seed 000).",
+  "description": "The complete result of one tool execution (ToolResult v1, docs/spec.md §2).",
   "$defs": {
     "ToolInput": {
       "type": "object",
@@ -391,7 +391,7 @@ export const toolResultSchema = {
         "tool_name",
         "parameters"
       ],
-      "description": "The tool call a result answers (seed 000 `ToolInput`)."
+      "description": "The tool call a result answers (docs/spec.md §2)."
     },
     "ToolStatus": {
       "type": "string",
@@ -411,7 +411,7 @@ export const toolResultSchema = {
         "security_violation",
         "resource_limit_exceeded"
       ],
-      "description": "Outcome of one tool execution (seed 000 `ToolExecutionStatus`)."
+      "description": "Outcome of one tool execution (docs/spec.md §3)."
     },
     "ToolSideEffect": {
       "type": "object",
@@ -449,7 +449,7 @@ export const toolResultSchema = {
         "resource",
         "timestamp"
       ],
-      "description": "A resource the execution affected (seed 000 `ToolSideEffect`)."
+      "description": "A resource the execution affected (docs/spec.md §2)."
     },
     "SideEffectType": {
       "type": "string",
@@ -1687,7 +1687,7 @@ export const toolResultSchema = {
         "completed_at",
         "duration_ms"
       ],
-      "description": "Timing, resource use and context of one execution (seed 000 `ToolResultMetadata`)."
+      "description": "Timing, resource use and context of one execution (docs/spec.md §2)."
     },
     "ToolResultVersion": {
       "oneOf": [

@@ -1,4 +1,4 @@
-//! Bounding outputs (seed 000 §5.2, seed 002): a size limit for whole outputs
+//! Bounding outputs (docs/spec.md §10, docs/bounding.md): a size limit for whole outputs
 //! that keeps JSON valid, a line cap for text streams, and sha256 provenance
 //! so a cut output can never pass for the complete one.
 

@@ -3,7 +3,7 @@
 //! listings and every other collapsed view (README "Previews").
 //!
 //! Previews exist so that a model does not call the same tool again to see
-//! what it got (seed 003 raised the budget to 500 characters for that
+//! what it got (docs/spec.md §12: the budget is 500 characters for that
 //! reason), so they hold the content itself, as real lines, never JSON
 //! punctuation or indentation:
 //!

@@ -1,4 +1,4 @@
-//! From what orchestrators receive to AgentResult v1 (seed 004): the legacy
+//! From what orchestrators receive to AgentResult v1 (docs/spec.md §14): the legacy
 //! `TaskResult`, the `AgentMessage` wrapper around it (Finding #2), or an
 //! AgentResult already. Every mapping, derivation and assumption is listed
 //! as a change with its path; nothing in the input is dropped.

@@ -1,4 +1,4 @@
-//! Diff hunks from two texts (README "Typed per-tool data"): what a
+//! Diff hunks from two texts (docs/spec.md §6): what a
 //! `file_edit` result carries, computed with the `similar` crate (Myers'
 //! algorithm on lines), never by hand. Needs the `std` feature.
 

@@ -99,7 +99,7 @@ impl ScreenCategory {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ScreenAction {
-    /// The finding makes the verdict `reject` (the default: seed 002 says MUST).
+    /// The finding makes the verdict `reject` (the default: docs/spec.md §13).
     #[default]
     Reject,
     /// The finding is reported; the verdict is not changed.

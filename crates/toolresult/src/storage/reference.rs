@@ -1,4 +1,4 @@
-//! References to stored results (seed 003): what stays in the conversation
+//! References to stored results (docs/spec.md §12): what stays in the conversation
 //! when the full result is stored aside — who ran, the status, the size, a
 //! summary and a preview of whole lines — and where to get the rest.
 

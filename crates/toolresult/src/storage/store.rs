@@ -1,4 +1,4 @@
-//! An in-memory result store (seed 000 §4.5 storage and history, seed 003's
+//! An in-memory result store (docs/spec.md §11 storage and history, §12's
 //! per-dialog listing): results are immutable once stored, looked up by
 //! execution id or tool call id, listed newest first per tool, and bounded by
 //! a retention policy whose evictions are reported, never silent.
@@ -33,7 +33,7 @@ pub struct RetentionPolicy {
     pub max_bytes: Option<u64>,
 }
 
-/// What `history` returns (seed 000 GetHistoryAsync, with filters).
+/// What `history` returns (docs/spec.md §11, with filters).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, default)]

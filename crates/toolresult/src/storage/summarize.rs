@@ -1,4 +1,4 @@
-//! One-line summaries of tool results (seed 003): what ran, on what, and what
+//! One-line summaries of tool results (docs/spec.md §12): what ran, on what, and what
 //! came back, using the tool's actual argument names so a model reading the
 //! history does not call the same tool again to find out.
 

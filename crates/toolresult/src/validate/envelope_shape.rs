@@ -46,7 +46,7 @@ static AGENT_ERROR: Shape = Shape {
     ],
 };
 
-/// AgentResult v1 (seed 004). Field order is the order issues are reported in.
+/// AgentResult v1 (docs/spec.md §1). Field order is the order issues are reported in.
 pub(crate) static AGENT_RESULT: Shape = Shape {
     open: false,
     fields: &[
@@ -122,7 +122,7 @@ static METADATA: Shape = Shape {
     ],
 };
 
-/// ToolResult v1 (seed 000).
+/// ToolResult v1 (docs/spec.md §2).
 pub(crate) static TOOL_RESULT: Shape = Shape {
     open: false,
     fields: &[

@@ -1,5 +1,5 @@
 //! Meaning checks of `tool_metadata`: values that each have the right shape
-//! but contradict each other (README "Typed per-tool data"). They run on the
+//! but contradict each other (docs/spec.md §6). They run on the
 //! parsed value in both validators, after its shape was walked, and read it
 //! defensively: a field with the wrong shape was already reported.
 

@@ -26,9 +26,9 @@ pub struct ValidationOptions {
     pub max_depth: usize,
     /// Most issues reported for one input; one `too_many_issues` issue follows.
     pub max_issues: usize,
-    /// Accept any non-empty `agent_type`, not only the five of seed 004.
+    /// Accept any non-empty `agent_type`, not only the five of docs/spec.md §1.
     pub allow_unknown_agent_types: bool,
-    /// Further `agent_type` values to accept besides the five of seed 004.
+    /// Further `agent_type` values to accept besides the five of docs/spec.md §1.
     pub extra_agent_types: Vec<String>,
     /// How far `duration_ms` may differ from `completed_at - started_at`.
     pub duration_tolerance_ms: f64,

@@ -1,4 +1,4 @@
-//! AgentResult v1: seed 004's `AgentResultSchema`, the one contract every agent
+//! AgentResult v1: docs/spec.md §1, the one contract every agent
 //! publishes and every orchestrator consumes.
 
 use alloc::string::String;
@@ -8,14 +8,14 @@ use serde_json::{Map, Value};
 
 use crate::wire::status::AgentStatus;
 
-/// The result of one agent task (seed 004 `AgentResultSchema`, version 1.0.0).
+/// The result of one agent task (docs/spec.md §1, version 1.0.0).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
     feature = "schema",
     schemars(
         title = "AgentResult",
-        description = "The result of one agent task (AgentResult v1, seed 004 AgentResultSchema)."
+        description = "The result of one agent task (AgentResult v1, docs/spec.md §1)."
     )
 )]
 #[serde(deny_unknown_fields)]
@@ -202,7 +202,7 @@ impl schemars::JsonSchema for AgentType {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "The kind of agent (seed 004). Other names validate only with the allowUnknownAgentTypes or extraAgentTypes option.",
+            "description": "The kind of agent (docs/spec.md §1). Other names validate only with the allowUnknownAgentTypes or extraAgentTypes option.",
             "type": "string",
             "enum": AgentType::KNOWN,
         })

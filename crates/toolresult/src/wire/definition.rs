@@ -1,4 +1,4 @@
-//! Tool definitions (seed 000 `ToolDefinition`; the MCP `Tool` shape is
+//! Tool definitions (docs/spec.md §7; the MCP `Tool` shape is
 //! accepted as well): a tool's name and the JSON Schemas of its input and
 //! output.
 
@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 /// A tool and the JSON Schemas its calls and results follow.
 ///
-/// Both spellings are accepted: `input_schema` / `output_schema` (seed 000)
+/// Both spellings are accepted: `input_schema` / `output_schema` (docs/spec.md §7)
 /// and `inputSchema` / `outputSchema` (MCP `Tool`). Other MCP fields (`title`,
 /// `annotations`, `icons`, `_meta`, ...) are kept in `extra` and not
 /// interpreted.
@@ -33,7 +33,7 @@ pub struct ToolDefinition {
     )]
     pub output_schema: Option<Value>,
     /// JSON Schema of `tool_metadata.data` in this tool's results when their
-    /// `tool_type` is `custom` (README "Typed per-tool data").
+    /// `tool_type` is `custom` (docs/spec.md §6).
     #[serde(
         default,
         alias = "metadataSchema",

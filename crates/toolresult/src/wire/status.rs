@@ -1,9 +1,9 @@
-//! The two status sets: seed 000's tool execution statuses (with their numeric
-//! codes and categories) and seed 004's agent task statuses.
+//! The two status sets: the tool execution statuses (with their numeric
+//! codes and categories) and the agent task statuses (docs/spec.md §3).
 
 use serde::{Deserialize, Serialize};
 
-/// Where a status belongs. Tool categories follow seed 000's code ranges.
+/// Where a status belongs. Tool categories follow the code ranges of docs/spec.md §3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -39,7 +39,7 @@ pub struct StatusInfo {
     pub retryable: bool,
 }
 
-/// Outcome of one tool execution (seed 000 `ToolExecutionStatus`).
+/// Outcome of one tool execution (docs/spec.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
@@ -163,7 +163,7 @@ impl ToolStatus {
     }
 }
 
-/// State of one agent task (seed 004 `TaskStatusEnum`).
+/// State of one agent task (docs/spec.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]

@@ -1,6 +1,6 @@
-//! Typed per-tool data (seed 001): what a renderer can rely on instead of
+//! Typed per-tool data (docs/spec.md §6): what a renderer can rely on instead of
 //! parsing `output`. A ToolResult 1.1.0 may carry one `tool_metadata` object,
-//! tagged by `tool_type`; each kind has the fields seed 001 gives it, in
+//! tagged by `tool_type`; each kind has the fields docs/spec.md §6 gives it, in
 //! snake_case. Tools that fit no kind use `custom` with a `name` and free
 //! `data` (checked against the tool's `metadata_schema` by `ToolRegistry`).
 //!

@@ -1,4 +1,4 @@
-//! ToolResult v1: seed 000's `ToolResult`, `ToolResultMetadata` and
+//! ToolResult v1 (docs/spec.md §2): `ToolResult`, `ToolResultMetadata` and
 //! `ToolSideEffect`, in snake_case JSON.
 
 use alloc::string::String;
@@ -9,14 +9,14 @@ use serde_json::{Map, Value};
 use crate::wire::status::ToolStatus;
 use crate::wire::tool_metadata::ToolMetadata;
 
-/// The complete result of one tool execution (ToolResult v1, seed 000).
+/// The complete result of one tool execution (ToolResult v1, docs/spec.md §2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(
     feature = "schema",
     schemars(
         title = "ToolResult",
-        description = "The complete result of one tool execution (ToolResult v1, seed 000)."
+        description = "The complete result of one tool execution (ToolResult v1, docs/spec.md §2)."
     )
 )]
 #[serde(deny_unknown_fields)]
@@ -61,7 +61,7 @@ pub struct ToolResult {
     /// kept unchanged. Paths point into `output` (or `input.parameters`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation_issues: Option<Vec<SchemaIssue>>,
-    /// Typed per-tool data a renderer can rely on (seed 001), tagged by
+    /// Typed per-tool data a renderer can rely on (docs/spec.md §6), tagged by
     /// `tool_type`. Since schema_version 1.1.0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_metadata: Option<ToolMetadata>,
@@ -83,14 +83,14 @@ pub enum ToolResultVersion {
 
 impl ToolResultVersion {
     /// Every version read, oldest first. A minor version only adds optional
-    /// fields (README "Schema versions"): builders write the oldest version
+    /// fields (docs/spec.md §5): builders write the oldest version
     /// that holds the result, so readers of 1.0.0 keep reading what they can.
     pub const SUPPORTED: &'static [&'static str] = &["1.0.0", "1.1.0"];
     /// The version that introduced each field after 1.0.0.
     pub const FIELDS_SINCE: &'static [(&'static str, &'static str)] = &[("tool_metadata", "1.1.0")];
 }
 
-/// The tool call a result answers (seed 000 `ToolInput`).
+/// The tool call a result answers (docs/spec.md §2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -104,7 +104,7 @@ pub struct ToolInput {
     pub tool_call_id: Option<String>,
 }
 
-/// Timing, resource use and context of one execution (seed 000 `ToolResultMetadata`).
+/// Timing, resource use and context of one execution (docs/spec.md §2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -160,7 +160,7 @@ pub struct ToolResultMetadata {
     pub correlation_id: Option<String>,
 }
 
-/// A resource the execution affected (seed 000 `ToolSideEffect`).
+/// A resource the execution affected (docs/spec.md §2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
