@@ -9,10 +9,13 @@ use toolresult::{Issue, IssueCode};
 pub enum Dialect {
     #[default]
     #[serde(rename = "2020-12")]
+    /// JSON Schema 2020-12.
     Draft202012,
     #[serde(rename = "2019-09")]
+    /// JSON Schema 2019-09.
     Draft201909,
     #[serde(rename = "draft-07")]
+    /// JSON Schema draft 7.
     Draft7,
 }
 

@@ -22,6 +22,8 @@
 //! References resolve only against the schema itself and the documents passed
 //! in [`SchemaOptions::documents`]: nothing is ever fetched.
 
+#![deny(missing_docs)]
+
 mod compile;
 mod dialect;
 mod options;

@@ -31,6 +31,7 @@ pub struct SchemaOptions {
     pub documents: BTreeMap<String, Value>,
     /// The dialect of a schema without `$schema` (default 2020-12).
     pub default_dialect: Dialect,
+    /// Whether `format` is asserted or only annotates.
     pub formats: FormatMode,
     /// At most this many issues per validation (1..=10000, default 100).
     pub max_issues: usize,

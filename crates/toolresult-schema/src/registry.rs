@@ -21,7 +21,9 @@ pub const OUTPUT_VALIDATION_FAILED: &str = "OUTPUT_VALIDATION_FAILED";
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ValidationReport {
+    /// No issue was found.
     pub ok: bool,
+    /// Every issue, up to `max_issues`.
     pub issues: Vec<SchemaIssue>,
 }
 
@@ -67,6 +69,7 @@ pub struct ToolRegistry {
 }
 
 impl ToolRegistry {
+    /// An empty registry with these options.
     pub fn new(options: SchemaOptions) -> Self {
         ToolRegistry {
             options,
@@ -146,20 +149,24 @@ impl ToolRegistry {
         Ok(Some(compiled))
     }
 
+    /// Removes a tool; `false` when it was not registered.
     pub fn unregister(&mut self, name: &str) -> bool {
         let removed = self.tools.remove(name).is_some();
         self.compiled.retain(|_, c| Arc::strong_count(c) > 1);
         removed
     }
 
+    /// The definition registered under `name`.
     pub fn get(&self, name: &str) -> Option<&ToolDefinition> {
         self.tools.get(name).map(|t| &t.definition)
     }
 
+    /// The registered tool names.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.tools.keys().map(String::as_str)
     }
 
+    /// How many tools and compiled schemas the registry holds.
     pub fn stats(&self) -> RegistryStats {
         RegistryStats {
             tools: self.tools.len(),

@@ -45,6 +45,7 @@ pub struct TapeNode<'a> {
 }
 
 impl<'a> TapeNode<'a> {
+    /// The root value of a tape.
     pub fn root(tape: &'a Tape) -> Self {
         TapeNode { tape, index: 0 }
     }
@@ -208,6 +209,7 @@ impl<'a> Object<'a, TapeJson> for TapeObject<'a> {
     }
 }
 
+/// The members of an object on the tape, in order.
 pub struct Members<'a> {
     tape: &'a Tape,
     at: usize,
@@ -272,6 +274,7 @@ impl<'a> Array<'a, TapeJson> for TapeArray<'a> {
     }
 }
 
+/// The elements of an array on the tape, in order.
 pub struct Elements<'a> {
     tape: &'a Tape,
     at: usize,

@@ -10,12 +10,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Issue {
+    /// JSON Pointer (RFC 6901) of the offending value; `""` is the whole input.
     pub path: String,
+    /// What is wrong (stable; see `IssueCode::description`).
     pub code: IssueCode,
+    /// What is wrong and what to do, for a person.
     pub message: String,
 }
 
 impl Issue {
+    /// An issue at `path` (a JSON Pointer).
     pub fn new(path: impl Into<String>, code: IssueCode, message: impl Into<String>) -> Self {
         Issue {
             path: path.into(),
@@ -61,16 +65,20 @@ macro_rules! issue_codes {
         }
 
         impl IssueCode {
+            /// Every code, in table order.
             pub const ALL: &'static [IssueCode] = &[$(IssueCode::$variant,)*];
 
+            /// The wire name (snake_case).
             pub fn as_str(self) -> &'static str {
                 match self { $(IssueCode::$variant => $name,)* }
             }
 
+            /// Whether the code is about the input, the shape or the meaning.
             pub fn level(self) -> IssueLevel {
                 match self { $(IssueCode::$variant => IssueLevel::$level,)* }
             }
 
+            /// What the code means, for documentation.
             pub fn description(self) -> &'static str {
                 match self { $(IssueCode::$variant => $doc,)* }
             }
@@ -148,15 +156,19 @@ impl<'a> IntoIterator for &'a Issues {
 }
 
 impl Issues {
+    /// No issue.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    /// How many issues.
     pub fn len(&self) -> usize {
         self.0.len()
     }
+    /// The issues, in the order found.
     pub fn iter(&self) -> core::slice::Iter<'_, Issue> {
         self.0.iter()
     }
+    /// Some issue has `code`.
     pub fn has(&self, code: IssueCode) -> bool {
         self.0.iter().any(|i| i.code == code)
     }

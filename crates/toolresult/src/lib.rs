@@ -46,6 +46,9 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
+// Every public item is documented (the published crates; the wasm crates
+// are internal). `npm test` builds the docs with warnings denied.
+#![deny(missing_docs)]
 
 extern crate alloc;
 #[cfg(feature = "std")]

@@ -22,14 +22,16 @@ export const agentResultSchema = {
       "minLength": 1
     },
     "agent_type": {
-      "$ref": "#/$defs/AgentType"
+      "$ref": "#/$defs/AgentType",
+      "description": "The kind of agent."
     },
     "success": {
       "type": "boolean",
       "description": "True exactly when `status` is `success`."
     },
     "status": {
-      "$ref": "#/$defs/AgentStatus"
+      "$ref": "#/$defs/AgentStatus",
+      "description": "Where the task stands."
     },
     "action": {
       "type": "string",
@@ -52,7 +54,8 @@ export const agentResultSchema = {
       "description": "Files and other outputs the task produced."
     },
     "metrics": {
-      "$ref": "#/$defs/AgentMetrics"
+      "$ref": "#/$defs/AgentMetrics",
+      "description": "What the task cost."
     },
     "error": {
       "anyOf": [
@@ -81,7 +84,8 @@ export const agentResultSchema = {
       "format": "date-time"
     },
     "version": {
-      "$ref": "#/$defs/AgentResultVersion"
+      "$ref": "#/$defs/AgentResultVersion",
+      "description": "The contract's version."
     }
   },
   "required": [
@@ -112,15 +116,42 @@ export const agentResultSchema = {
       ]
     },
     "AgentStatus": {
-      "type": "string",
-      "enum": [
-        "pending",
-        "queued",
-        "running",
-        "success",
-        "failed",
-        "timeout",
-        "cancelled"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "pending",
+          "description": "Not started."
+        },
+        {
+          "type": "string",
+          "const": "queued",
+          "description": "Waiting to run."
+        },
+        {
+          "type": "string",
+          "const": "running",
+          "description": "Running."
+        },
+        {
+          "type": "string",
+          "const": "success",
+          "description": "Finished and did what was asked."
+        },
+        {
+          "type": "string",
+          "const": "failed",
+          "description": "Finished and failed."
+        },
+        {
+          "type": "string",
+          "const": "timeout",
+          "description": "Stopped at its time limit."
+        },
+        {
+          "type": "string",
+          "const": "cancelled",
+          "description": "Stopped on request."
+        }
       ],
       "description": "State of one agent task (docs/spec.md §3)."
     },
@@ -131,37 +162,43 @@ export const agentResultSchema = {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "A name for people."
         },
         "path": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "A file path."
         },
         "uri": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "A URI."
         },
         "type": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "What kind of artifact (free text)."
         },
         "mime_type": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "Its media type."
         },
         "size_bytes": {
           "type": [
             "integer",
             "null"
           ],
+          "description": "Its size in bytes.",
           "minimum": 0
         },
         "sha256": {
@@ -190,6 +227,7 @@ export const agentResultSchema = {
             "integer",
             "null"
           ],
+          "description": "Model tokens used.",
           "minimum": 0
         },
         "api_calls": {
@@ -197,6 +235,7 @@ export const agentResultSchema = {
             "integer",
             "null"
           ],
+          "description": "API calls made.",
           "minimum": 0
         },
         "memory_used_bytes": {
@@ -204,6 +243,7 @@ export const agentResultSchema = {
             "integer",
             "null"
           ],
+          "description": "Peak memory, in bytes.",
           "minimum": 0
         }
       },
@@ -230,13 +270,15 @@ export const agentResultSchema = {
             "object",
             "null"
           ],
-          "additionalProperties": true
+          "additionalProperties": true,
+          "description": "Anything more that explains the error."
         },
         "stack": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "A stack trace."
         },
         "retryable": {
           "type": "boolean",
@@ -251,9 +293,12 @@ export const agentResultSchema = {
       "description": "Why an agent task failed."
     },
     "AgentResultVersion": {
-      "type": "string",
-      "enum": [
-        "1.0.0"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "1.0.0",
+          "description": "1.0.0."
+        }
       ],
       "description": "The AgentResult schema version."
     }
@@ -275,7 +320,8 @@ export const toolResultSchema = {
       "description": "What the tool returned: any JSON value; absent or null when there is none."
     },
     "status": {
-      "$ref": "#/$defs/ToolStatus"
+      "$ref": "#/$defs/ToolStatus",
+      "description": "How the execution ended."
     },
     "error_message": {
       "type": [
@@ -351,10 +397,12 @@ export const toolResultSchema = {
       "description": "Typed per-tool data a renderer can rely on (docs/spec.md §6), tagged by\n`tool_type`. Since schema_version 1.1.0."
     },
     "metadata": {
-      "$ref": "#/$defs/ToolResultMetadata"
+      "$ref": "#/$defs/ToolResultMetadata",
+      "description": "Timing, resources and context."
     },
     "schema_version": {
-      "$ref": "#/$defs/ToolResultVersion"
+      "$ref": "#/$defs/ToolResultVersion",
+      "description": "The version the result was written for."
     }
   },
   "required": [
@@ -372,6 +420,7 @@ export const toolResultSchema = {
       "properties": {
         "tool_name": {
           "type": "string",
+          "description": "The tool called.",
           "minLength": 1
         },
         "parameters": {
@@ -394,22 +443,77 @@ export const toolResultSchema = {
       "description": "The tool call a result answers (docs/spec.md §2)."
     },
     "ToolStatus": {
-      "type": "string",
-      "enum": [
-        "success",
-        "failed",
-        "timeout",
-        "cancelled",
-        "requires_confirmation",
-        "sandbox_error",
-        "permission_denied",
-        "validation_error",
-        "tool_not_found",
-        "license_required",
-        "output_validation_failed",
-        "rate_limited",
-        "security_violation",
-        "resource_limit_exceeded"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "success",
+          "description": "Finished and did what was asked (code 0)."
+        },
+        {
+          "type": "string",
+          "const": "failed",
+          "description": "Ran and failed (30)."
+        },
+        {
+          "type": "string",
+          "const": "timeout",
+          "description": "Stopped at its time limit (1; retryable)."
+        },
+        {
+          "type": "string",
+          "const": "cancelled",
+          "description": "Stopped on request (2)."
+        },
+        {
+          "type": "string",
+          "const": "requires_confirmation",
+          "description": "Waiting for a person to confirm (3; not terminal)."
+        },
+        {
+          "type": "string",
+          "const": "sandbox_error",
+          "description": "The sandbox failed (40; retryable)."
+        },
+        {
+          "type": "string",
+          "const": "permission_denied",
+          "description": "Not allowed (10)."
+        },
+        {
+          "type": "string",
+          "const": "validation_error",
+          "description": "The input failed its schema (20)."
+        },
+        {
+          "type": "string",
+          "const": "tool_not_found",
+          "description": "No such tool (31)."
+        },
+        {
+          "type": "string",
+          "const": "license_required",
+          "description": "Needs a license (11)."
+        },
+        {
+          "type": "string",
+          "const": "output_validation_failed",
+          "description": "The output failed its schema (21)."
+        },
+        {
+          "type": "string",
+          "const": "rate_limited",
+          "description": "Refused for now by a rate limit (32; retryable)."
+        },
+        {
+          "type": "string",
+          "const": "security_violation",
+          "description": "Stopped by a security rule (41)."
+        },
+        {
+          "type": "string",
+          "const": "resource_limit_exceeded",
+          "description": "Ran out of a resource (42)."
+        }
       ],
       "description": "Outcome of one tool execution (docs/spec.md §3)."
     },
@@ -418,7 +522,8 @@ export const toolResultSchema = {
       "additionalProperties": false,
       "properties": {
         "type": {
-          "$ref": "#/$defs/SideEffectType"
+          "$ref": "#/$defs/SideEffectType",
+          "description": "What happened to the resource."
         },
         "resource": {
           "type": "string",
@@ -429,10 +534,15 @@ export const toolResultSchema = {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "What happened, for a person."
         },
-        "previous_value": true,
-        "new_value": true,
+        "previous_value": {
+          "description": "The value before."
+        },
+        "new_value": {
+          "description": "The value after."
+        },
         "timestamp": {
           "type": "string",
           "description": "RFC 3339.",
@@ -452,14 +562,37 @@ export const toolResultSchema = {
       "description": "A resource the execution affected (docs/spec.md §2)."
     },
     "SideEffectType": {
-      "type": "string",
-      "enum": [
-        "created",
-        "modified",
-        "deleted",
-        "message_sent",
-        "external_api_called",
-        "data_exported"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "created",
+          "description": "A resource was created."
+        },
+        {
+          "type": "string",
+          "const": "modified",
+          "description": "A resource was changed."
+        },
+        {
+          "type": "string",
+          "const": "deleted",
+          "description": "A resource was deleted."
+        },
+        {
+          "type": "string",
+          "const": "message_sent",
+          "description": "A message was sent."
+        },
+        {
+          "type": "string",
+          "const": "external_api_called",
+          "description": "An external API was called."
+        },
+        {
+          "type": "string",
+          "const": "data_exported",
+          "description": "Data left the system."
+        }
       ],
       "description": "What kind of change a side effect is."
     },
@@ -484,7 +617,8 @@ export const toolResultSchema = {
           "description": "Stable snake_case code: the keyword in snake_case (`min_length`,\n`additional_properties`), or a more precise one (`false_schema`,\n`one_of_multiple_valid`, `pattern_too_complex`, `missing_output`)."
         },
         "message": {
-          "type": "string"
+          "type": "string",
+          "description": "What is wrong, for a person."
         }
       },
       "required": [
@@ -507,7 +641,8 @@ export const toolResultSchema = {
               "const": "file_read"
             },
             "file_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Path of the file, as the tool was given it."
             },
             "offset": {
               "type": "integer",
@@ -525,7 +660,8 @@ export const toolResultSchema = {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Language of the content (`detect_language` names), for highlighting."
             },
             "total_lines": {
               "type": [
@@ -547,7 +683,7 @@ export const toolResultSchema = {
             "offset",
             "lines"
           ],
-          "description": "A file's lines as read."
+          "description": "A file was read: which lines came back."
         },
         {
           "type": "object",
@@ -558,10 +694,12 @@ export const toolResultSchema = {
               "const": "file_write"
             },
             "file_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Path of the file, as the tool was given it."
             },
             "content": {
-              "type": "string"
+              "type": "string",
+              "description": "The content written."
             },
             "size": {
               "type": "integer",
@@ -572,7 +710,8 @@ export const toolResultSchema = {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Language of the content (`detect_language` names), for highlighting."
             }
           },
           "required": [
@@ -581,7 +720,7 @@ export const toolResultSchema = {
             "content",
             "size"
           ],
-          "description": "A file written whole."
+          "description": "A file was written whole."
         },
         {
           "type": "object",
@@ -592,13 +731,15 @@ export const toolResultSchema = {
               "const": "file_edit"
             },
             "file_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Path of the file, as the tool was given it."
             },
             "start_line": {
               "type": [
                 "integer",
                 "null"
               ],
+              "description": "First line the edit touched (from 1).",
               "minimum": 0
             },
             "end_line": {
@@ -606,31 +747,36 @@ export const toolResultSchema = {
                 "integer",
                 "null"
               ],
+              "description": "Last line the edit touched (from 1).",
               "minimum": 0
             },
             "old_content": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The text replaced."
             },
             "new_content": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The text put in its place."
             },
             "diff_hunks": {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/DiffHunk"
-              }
+              },
+              "description": "The change, as unified-diff hunks."
             },
             "language": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Language of the content (`detect_language` names), for highlighting."
             }
           },
           "required": [
@@ -638,7 +784,7 @@ export const toolResultSchema = {
             "file_path",
             "diff_hunks"
           ],
-          "description": "One edit of a file, with its unified-diff hunks."
+          "description": "A file was edited once: the change as diff hunks."
         },
         {
           "type": "object",
@@ -649,7 +795,8 @@ export const toolResultSchema = {
               "const": "file_multi_edit"
             },
             "file_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Path of the file, as the tool was given it."
             },
             "edit_count": {
               "type": "integer",
@@ -660,13 +807,15 @@ export const toolResultSchema = {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/DiffHunk"
-              }
+              },
+              "description": "The change, as unified-diff hunks."
             },
             "language": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Language of the content (`detect_language` names), for highlighting."
             }
           },
           "required": [
@@ -675,7 +824,7 @@ export const toolResultSchema = {
             "edit_count",
             "diff_hunks"
           ],
-          "description": "Several edits of one file; `diff_hunks` is the whole change."
+          "description": "A file was edited several times in one call."
         },
         {
           "type": "object",
@@ -686,13 +835,15 @@ export const toolResultSchema = {
               "const": "grep"
             },
             "pattern": {
-              "type": "string"
+              "type": "string",
+              "description": "The pattern searched for."
             },
             "path": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Where the search ran."
             },
             "include": {
               "type": [
@@ -705,7 +856,8 @@ export const toolResultSchema = {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/SearchResult"
-              }
+              },
+              "description": "Matches grouped by file."
             },
             "truncated": {
               "type": "boolean",
@@ -725,7 +877,7 @@ export const toolResultSchema = {
             "pattern",
             "results"
           ],
-          "description": "A content search, grouped by file."
+          "description": "A content search: matches grouped by file."
         },
         {
           "type": "object",
@@ -736,22 +888,26 @@ export const toolResultSchema = {
               "const": "glob"
             },
             "pattern": {
-              "type": "string"
+              "type": "string",
+              "description": "The glob pattern."
             },
             "path": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Where the search ran."
             },
             "files": {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/FileInfo"
-              }
+              },
+              "description": "What was found."
             },
             "truncated": {
               "type": "boolean",
+              "description": "More was found than is listed.",
               "default": false
             }
           },
@@ -760,7 +916,7 @@ export const toolResultSchema = {
             "pattern",
             "files"
           ],
-          "description": "Files matching a glob."
+          "description": "A file-name search: the files and folders found."
         },
         {
           "type": "object",
@@ -771,7 +927,8 @@ export const toolResultSchema = {
               "const": "bash"
             },
             "command": {
-              "type": "string"
+              "type": "string",
+              "description": "The command line."
             },
             "exit_code": {
               "type": [
@@ -791,26 +948,30 @@ export const toolResultSchema = {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Standard output, when kept apart from stderr."
             },
             "stderr": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Standard error, when kept apart from stdout."
             },
             "working_dir": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The directory it ran in."
             },
             "duration_ms": {
               "type": [
                 "number",
                 "null"
               ],
-              "minimum": 0
+              "minimum": 0,
+              "description": "How long it ran, in milliseconds."
             },
             "timed_out": {
               "type": "boolean",
@@ -822,7 +983,7 @@ export const toolResultSchema = {
             "tool_type",
             "command"
           ],
-          "description": "A shell command that ran to its end (or its timeout)."
+          "description": "A shell command that ran to its end (or timed out)."
         },
         {
           "type": "object",
@@ -833,20 +994,24 @@ export const toolResultSchema = {
               "const": "background_bash"
             },
             "command": {
-              "type": "string"
+              "type": "string",
+              "description": "The command line."
             },
             "pid": {
               "type": "integer",
+              "description": "Process id.",
               "minimum": 0
             },
             "log_path": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Where its output is written."
             },
             "status": {
-              "$ref": "#/$defs/ProcessStatus"
+              "$ref": "#/$defs/ProcessStatus",
+              "description": "Whether it is still running."
             },
             "start_time": {
               "type": "string",
@@ -861,7 +1026,7 @@ export const toolResultSchema = {
             "status",
             "start_time"
           ],
-          "description": "A command started in the background."
+          "description": "A shell command started in the background."
         },
         {
           "type": "object",
@@ -872,35 +1037,41 @@ export const toolResultSchema = {
               "const": "web_fetch"
             },
             "url": {
-              "type": "string"
+              "type": "string",
+              "description": "The URL fetched."
             },
             "content_type": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The response's media type."
             },
             "size": {
               "type": [
                 "integer",
                 "null"
               ],
+              "description": "Size of the response body in bytes.",
               "minimum": 0
             },
             "saved_path": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Where the body was saved, when it was."
             },
             "prompt": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "What the model was asked to extract."
             },
             "processed_type": {
-              "$ref": "#/$defs/ProcessedType"
+              "$ref": "#/$defs/ProcessedType",
+              "description": "What was done with the body."
             }
           },
           "required": [
@@ -908,7 +1079,7 @@ export const toolResultSchema = {
             "url",
             "processed_type"
           ],
-          "description": "A fetched web page or file."
+          "description": "A URL was fetched."
         },
         {
           "type": "object",
@@ -919,16 +1090,20 @@ export const toolResultSchema = {
               "const": "image_recognition"
             },
             "image_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Path or URL of the image."
             },
             "image_type": {
-              "$ref": "#/$defs/ImageSource"
+              "$ref": "#/$defs/ImageSource",
+              "description": "Whether the image is local or remote."
             },
             "prompt": {
-              "type": "string"
+              "type": "string",
+              "description": "What the model was asked."
             },
             "analysis": {
-              "type": "string"
+              "type": "string",
+              "description": "What the model answered."
             },
             "image_size": {
               "anyOf": [
@@ -938,7 +1113,8 @@ export const toolResultSchema = {
                 {
                   "type": "null"
                 }
-              ]
+              ],
+              "description": "The image's size in pixels."
             }
           },
           "required": [
@@ -948,7 +1124,7 @@ export const toolResultSchema = {
             "prompt",
             "analysis"
           ],
-          "description": "An image described by a model."
+          "description": "An image was analysed by a model."
         },
         {
           "type": "object",
@@ -959,13 +1135,15 @@ export const toolResultSchema = {
               "const": "thinking"
             },
             "thought": {
-              "type": "string"
+              "type": "string",
+              "description": "The thought."
             },
             "category": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "What kind of thought (free text, e.g. `planning`)."
             }
           },
           "required": [
@@ -983,16 +1161,19 @@ export const toolResultSchema = {
               "const": "todo"
             },
             "action": {
-              "$ref": "#/$defs/TodoAction"
+              "$ref": "#/$defs/TodoAction",
+              "description": "Whether the list was read or written."
             },
             "todo_list": {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/TodoItem"
-              }
+              },
+              "description": "The list after the call."
             },
             "statistics": {
-              "$ref": "#/$defs/TodoStats"
+              "$ref": "#/$defs/TodoStats",
+              "description": "Counts by status (checked against `todo_list`)."
             }
           },
           "required": [
@@ -1001,7 +1182,7 @@ export const toolResultSchema = {
             "todo_list",
             "statistics"
           ],
-          "description": "A todo list read or written; `statistics` agree with `todo_list`."
+          "description": "The todo list was read or written."
         },
         {
           "type": "object",
@@ -1012,16 +1193,19 @@ export const toolResultSchema = {
               "const": "subagent"
             },
             "question": {
-              "type": "string"
+              "type": "string",
+              "description": "What the other agent was asked."
             },
             "model_strength": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Which class of model answered (free text, e.g. `fast`)."
             },
             "response": {
-              "type": "string"
+              "type": "string",
+              "description": "Its answer."
             }
           },
           "required": [
@@ -1029,7 +1213,7 @@ export const toolResultSchema = {
             "question",
             "response"
           ],
-          "description": "A question handed to another agent, and its answer."
+          "description": "A question answered by another agent."
         },
         {
           "type": "object",
@@ -1043,7 +1227,8 @@ export const toolResultSchema = {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "What the batch was for."
             },
             "sub_results": {
               "type": "array",
@@ -1057,14 +1242,17 @@ export const toolResultSchema = {
                 "number",
                 "null"
               ],
-              "minimum": 0
+              "minimum": 0,
+              "description": "How long the batch took, in milliseconds."
             },
             "success_count": {
               "type": "integer",
+              "description": "Nested results with status `success` (checked).",
               "minimum": 0
             },
             "failure_count": {
               "type": "integer",
+              "description": "Nested results with any other status (checked).",
               "minimum": 0
             }
           },
@@ -1074,7 +1262,7 @@ export const toolResultSchema = {
             "success_count",
             "failure_count"
           ],
-          "description": "Tool calls run as one batch; the counts agree with the nested statuses."
+          "description": "Several tool calls run as one; each result is nested whole."
         },
         {
           "type": "object",
@@ -1085,33 +1273,37 @@ export const toolResultSchema = {
               "const": "browser_navigate"
             },
             "url": {
-              "type": "string"
+              "type": "string",
+              "description": "The URL asked for."
             },
             "final_url": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "Where the browser ended up, after redirects."
             },
             "title": {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The page's title."
             },
             "load_time_ms": {
               "type": [
                 "number",
                 "null"
               ],
-              "minimum": 0
+              "minimum": 0,
+              "description": "How long the page took to load, in milliseconds."
             }
           },
           "required": [
             "tool_type",
             "url"
           ],
-          "description": "A page opened in a browser."
+          "description": "A browser went to a URL."
         },
         {
           "type": "object",
@@ -1122,14 +1314,17 @@ export const toolResultSchema = {
               "const": "browser_screenshot"
             },
             "output_path": {
-              "type": "string"
+              "type": "string",
+              "description": "Where the image was saved."
             },
             "width": {
               "type": "integer",
+              "description": "Width in pixels.",
               "minimum": 0
             },
             "height": {
               "type": "integer",
+              "description": "Height in pixels.",
               "minimum": 0
             },
             "format": {
@@ -1138,6 +1333,7 @@ export const toolResultSchema = {
             },
             "full_page": {
               "type": "boolean",
+              "description": "The whole page, not only the viewport.",
               "default": false
             },
             "file_size": {
@@ -1145,6 +1341,7 @@ export const toolResultSchema = {
                 "integer",
                 "null"
               ],
+              "description": "Size of the image file in bytes.",
               "minimum": 0
             }
           },
@@ -1155,7 +1352,7 @@ export const toolResultSchema = {
             "height",
             "format"
           ],
-          "description": "A screenshot saved to a file."
+          "description": "A browser took a screenshot."
         },
         {
           "type": "object",
@@ -1173,14 +1370,16 @@ export const toolResultSchema = {
               "type": [
                 "string",
                 "null"
-              ]
+              ],
+              "description": "The MCP server's name."
             },
             "parameters": {
               "type": [
                 "object",
                 "null"
               ],
-              "additionalProperties": true
+              "additionalProperties": true,
+              "description": "The arguments the tool was called with."
             },
             "content": {
               "type": "array",
@@ -1195,14 +1394,16 @@ export const toolResultSchema = {
                     "minLength": 1
                   }
                 }
-              }
+              },
+              "description": "The MCP content blocks the tool returned."
             },
             "duration_ms": {
               "type": [
                 "number",
                 "null"
               ],
-              "minimum": 0
+              "minimum": 0,
+              "description": "How long the call took, in milliseconds."
             }
           },
           "required": [
@@ -1210,7 +1411,7 @@ export const toolResultSchema = {
             "mcp_tool_name",
             "content"
           ],
-          "description": "A tool of an MCP server; `content` is MCP content blocks as given."
+          "description": "A call to a tool of an MCP server."
         },
         {
           "type": "object",
@@ -1222,16 +1423,19 @@ export const toolResultSchema = {
             },
             "name": {
               "type": "string",
+              "description": "A name for the kind of data (renderers may be registered for it).",
               "minLength": 1
             },
-            "data": true
+            "data": {
+              "description": "The data, any JSON."
+            }
           },
           "required": [
             "tool_type",
             "name",
             "data"
           ],
-          "description": "Any other tool: a name for the kind and free data."
+          "description": "Any other tool: a name and free-form data."
         }
       ],
       "description": "Per-tool data, tagged by `tool_type`."
@@ -1242,25 +1446,30 @@ export const toolResultSchema = {
       "properties": {
         "old_start": {
           "type": "integer",
+          "description": "First line of the hunk in the old text (from 1).",
           "minimum": 0
         },
         "old_count": {
           "type": "integer",
+          "description": "Lines of the old text the hunk covers (context and removed).",
           "minimum": 0
         },
         "new_start": {
           "type": "integer",
+          "description": "First line of the hunk in the new text (from 1).",
           "minimum": 0
         },
         "new_count": {
           "type": "integer",
+          "description": "Lines of the new text the hunk covers (context and added).",
           "minimum": 0
         },
         "lines": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/DiffLine"
-          }
+          },
+          "description": "The hunk's lines, in order."
         }
       },
       "required": [
@@ -1277,7 +1486,8 @@ export const toolResultSchema = {
       "additionalProperties": false,
       "properties": {
         "type": {
-          "$ref": "#/$defs/DiffLineType"
+          "$ref": "#/$defs/DiffLineType",
+          "description": "Whether the line is unchanged, added or removed."
         },
         "content": {
           "type": "string",
@@ -1288,6 +1498,7 @@ export const toolResultSchema = {
             "integer",
             "null"
           ],
+          "description": "Its number in the old text (absent for added lines).",
           "minimum": 0
         },
         "new_line": {
@@ -1295,6 +1506,7 @@ export const toolResultSchema = {
             "integer",
             "null"
           ],
+          "description": "Its number in the new text (absent for removed lines).",
           "minimum": 0
         }
       },
@@ -1305,11 +1517,22 @@ export const toolResultSchema = {
       "description": "One line of a hunk. `old_line` is set for context and removed lines,\n`new_line` for context and added lines."
     },
     "DiffLineType": {
-      "type": "string",
-      "enum": [
-        "context",
-        "added",
-        "removed"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "context",
+          "description": "Unchanged, shown for context."
+        },
+        {
+          "type": "string",
+          "const": "added",
+          "description": "Only in the new text."
+        },
+        {
+          "type": "string",
+          "const": "removed",
+          "description": "Only in the old text."
+        }
       ],
       "description": "What a diff line is."
     },
@@ -1318,19 +1541,22 @@ export const toolResultSchema = {
       "additionalProperties": false,
       "properties": {
         "file_path": {
-          "type": "string"
+          "type": "string",
+          "description": "The file the matches are in."
         },
         "language": {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "Language of the content (`detect_language` names), for highlighting."
         },
         "matches": {
           "type": "array",
           "items": {
             "$ref": "#/$defs/SearchMatch"
-          }
+          },
+          "description": "Its matching lines."
         }
       },
       "required": [
@@ -1345,17 +1571,21 @@ export const toolResultSchema = {
       "properties": {
         "line_number": {
           "type": "integer",
+          "description": "Line number of the match (from 1).",
           "minimum": 0
         },
         "content": {
-          "type": "string"
+          "type": "string",
+          "description": "The whole line."
         },
         "match_start": {
           "type": "integer",
+          "description": "Where the match starts in `content`, in UTF-16 code units.",
           "minimum": 0
         },
         "match_end": {
           "type": "integer",
+          "description": "Where the match ends in `content` (exclusive), in UTF-16 code units.",
           "minimum": 0
         },
         "context": {
@@ -1383,10 +1613,12 @@ export const toolResultSchema = {
       "properties": {
         "line_number": {
           "type": "integer",
+          "description": "Line number (from 1).",
           "minimum": 0
         },
         "content": {
-          "type": "string"
+          "type": "string",
+          "description": "The line."
         }
       },
       "required": [
@@ -1400,16 +1632,19 @@ export const toolResultSchema = {
       "additionalProperties": false,
       "properties": {
         "path": {
-          "type": "string"
+          "type": "string",
+          "description": "Path of the entry."
         },
         "type": {
-          "$ref": "#/$defs/FileKind"
+          "$ref": "#/$defs/FileKind",
+          "description": "File or directory."
         },
         "size": {
           "type": [
             "integer",
             "null"
           ],
+          "description": "Size in bytes.",
           "minimum": 0
         },
         "mod_time": {
@@ -1424,7 +1659,8 @@ export const toolResultSchema = {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "Language of the content (`detect_language` names), for highlighting."
         }
       },
       "required": [
@@ -1434,35 +1670,67 @@ export const toolResultSchema = {
       "description": "A file or directory found."
     },
     "FileKind": {
-      "type": "string",
-      "enum": [
-        "file",
-        "directory"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "file",
+          "description": "A file."
+        },
+        {
+          "type": "string",
+          "const": "directory",
+          "description": "A directory."
+        }
       ],
       "description": "File or directory."
     },
     "ProcessStatus": {
-      "type": "string",
-      "enum": [
-        "running",
-        "stopped"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "running",
+          "description": "Still running."
+        },
+        {
+          "type": "string",
+          "const": "stopped",
+          "description": "No longer running."
+        }
       ],
       "description": "A background process's state."
     },
     "ProcessedType": {
-      "type": "string",
-      "enum": [
-        "saved",
-        "markdown",
-        "ai_extracted"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "saved",
+          "description": "Saved to a file as it came."
+        },
+        {
+          "type": "string",
+          "const": "markdown",
+          "description": "Converted to markdown."
+        },
+        {
+          "type": "string",
+          "const": "ai_extracted",
+          "description": "Read by a model, which answered `prompt`."
+        }
       ],
       "description": "What became of fetched content."
     },
     "ImageSource": {
-      "type": "string",
-      "enum": [
-        "local",
-        "remote"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "local",
+          "description": "A local file."
+        },
+        {
+          "type": "string",
+          "const": "remote",
+          "description": "A URL."
+        }
       ],
       "description": "Where an image came from."
     },
@@ -1472,10 +1740,12 @@ export const toolResultSchema = {
       "properties": {
         "width": {
           "type": "integer",
+          "description": "Width in pixels.",
           "minimum": 0
         },
         "height": {
           "type": "integer",
+          "description": "Height in pixels.",
           "minimum": 0
         }
       },
@@ -1486,10 +1756,17 @@ export const toolResultSchema = {
       "description": "Pixels."
     },
     "TodoAction": {
-      "type": "string",
-      "enum": [
-        "read",
-        "write"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "read",
+          "description": "The list was read."
+        },
+        {
+          "type": "string",
+          "const": "write",
+          "description": "The list was written."
+        }
       ],
       "description": "Read or write."
     },
@@ -1498,13 +1775,16 @@ export const toolResultSchema = {
       "additionalProperties": false,
       "properties": {
         "id": {
-          "type": "string"
+          "type": "string",
+          "description": "The item's id."
         },
         "content": {
-          "type": "string"
+          "type": "string",
+          "description": "What is to be done."
         },
         "status": {
-          "$ref": "#/$defs/TodoStatus"
+          "$ref": "#/$defs/TodoStatus",
+          "description": "Where it stands."
         },
         "priority": {
           "anyOf": [
@@ -1514,13 +1794,15 @@ export const toolResultSchema = {
             {
               "type": "null"
             }
-          ]
+          ],
+          "description": "How urgent it is."
         },
         "created_at": {
           "type": [
             "string",
             "null"
           ],
+          "description": "When it was created (RFC 3339).",
           "format": "date-time"
         },
         "updated_at": {
@@ -1528,6 +1810,7 @@ export const toolResultSchema = {
             "string",
             "null"
           ],
+          "description": "When it last changed (RFC 3339).",
           "format": "date-time"
         }
       },
@@ -1539,20 +1822,42 @@ export const toolResultSchema = {
       "description": "One todo."
     },
     "TodoStatus": {
-      "type": "string",
-      "enum": [
-        "pending",
-        "in_progress",
-        "completed"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "pending",
+          "description": "Not started."
+        },
+        {
+          "type": "string",
+          "const": "in_progress",
+          "description": "Being worked on."
+        },
+        {
+          "type": "string",
+          "const": "completed",
+          "description": "Done."
+        }
       ],
       "description": "A todo's state."
     },
     "TodoPriority": {
-      "type": "string",
-      "enum": [
-        "high",
-        "medium",
-        "low"
+      "oneOf": [
+        {
+          "type": "string",
+          "const": "high",
+          "description": "High priority."
+        },
+        {
+          "type": "string",
+          "const": "medium",
+          "description": "Medium priority."
+        },
+        {
+          "type": "string",
+          "const": "low",
+          "description": "Low priority."
+        }
       ],
       "description": "A todo's priority."
     },
@@ -1562,18 +1867,22 @@ export const toolResultSchema = {
       "properties": {
         "total": {
           "type": "integer",
+          "description": "Items in the list.",
           "minimum": 0
         },
         "completed": {
           "type": "integer",
+          "description": "Items completed.",
           "minimum": 0
         },
         "in_progress": {
           "type": "integer",
+          "description": "Items in progress.",
           "minimum": 0
         },
         "pending": {
           "type": "integer",
+          "description": "Items pending.",
           "minimum": 0
         }
       },
@@ -1626,7 +1935,8 @@ export const toolResultSchema = {
           "type": [
             "string",
             "null"
-          ]
+          ],
+          "description": "The sandbox it ran in."
         },
         "resource_metrics": {
           "type": [
@@ -1649,6 +1959,7 @@ export const toolResultSchema = {
             "string",
             "null"
           ],
+          "description": "The agent that called the tool (UUID).",
           "format": "uuid"
         },
         "user_id": {
@@ -1656,6 +1967,7 @@ export const toolResultSchema = {
             "string",
             "null"
           ],
+          "description": "The user it ran for (UUID).",
           "format": "uuid"
         },
         "batch_id": {
@@ -1663,6 +1975,7 @@ export const toolResultSchema = {
             "string",
             "null"
           ],
+          "description": "The batch the call was part of (UUID).",
           "format": "uuid"
         },
         "batch_index": {
@@ -1693,9 +2006,8 @@ export const toolResultSchema = {
       "oneOf": [
         {
           "type": "string",
-          "enum": [
-            "1.0.0"
-          ]
+          "const": "1.0.0",
+          "description": "1.0.0."
         },
         {
           "type": "string",

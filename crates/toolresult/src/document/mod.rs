@@ -105,9 +105,13 @@ document_codes! {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentIssue {
+    /// What is wrong.
     pub code: DocumentIssueCode,
+    /// Line of the document it is on (from 1).
     pub line: usize,
+    /// JSON Pointer into the front matter, or `""` for the body.
     pub path: String,
+    /// What to do about it.
     pub message: String,
 }
 
@@ -115,8 +119,11 @@ pub struct DocumentIssue {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentSection {
+    /// The heading's text.
     pub title: String,
+    /// Line of the heading (from 1).
     pub line: usize,
+    /// The text under the heading, up to the next one.
     pub body: String,
 }
 
@@ -124,7 +131,9 @@ pub struct DocumentSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResultDocument {
+    /// The YAML front matter as JSON.
     pub front_matter: Map<String, Value>,
+    /// The body's sections, in order.
     pub sections: Vec<DocumentSection>,
 }
 
@@ -133,8 +142,11 @@ pub struct ResultDocument {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ParsedDocument {
+    /// No issue was found.
     pub ok: bool,
+    /// What could be read, also when there are issues.
     pub value: ResultDocument,
+    /// Every issue found.
     pub issues: Vec<DocumentIssue>,
 }
 
@@ -143,11 +155,13 @@ pub struct ParsedDocument {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactInput {
+    /// Path of the artifact the document lists.
     pub path: String,
     /// Given, or computed from `content`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the artifact is.
     pub description: Option<String>,
     /// The artifact's text, to compute its sha256 (not written into the document).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -167,6 +181,7 @@ pub struct DocumentProvenance {
     pub executor: Option<String>,
     /// Required: the backend that ran the command (e.g. `ERA`).
     pub backend: String,
+    /// Version of the backend that ran the tool.
     pub backend_version: Option<String>,
     /// The exact command; default: a Bash result's command, else the tool name and parameters.
     pub command: Option<String>,
@@ -174,7 +189,9 @@ pub struct DocumentProvenance {
     pub limits: Option<Map<String, Value>>,
     /// `none` (default) or `allowlist`.
     pub network_used: Option<String>,
+    /// Hosts the execution reached over the network.
     pub network_destinations: Vec<String>,
+    /// Files the execution produced.
     pub artifacts: Vec<ArtifactInput>,
     /// Default: the result's `completed_at`.
     pub created_utc: Option<String>,
@@ -197,8 +214,11 @@ pub struct DocumentProvenance {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RenderedArtifact {
+    /// Path of the artifact.
     pub path: String,
+    /// Lowercase hex sha256 of its content.
     pub sha256: String,
+    /// Its content.
     pub content: String,
 }
 
@@ -208,6 +228,7 @@ pub struct RenderedArtifact {
 pub struct RenderedDocument {
     /// `TS-YYYYMMDD-HHMMSSZ-<request_id>.md`
     pub name: String,
+    /// The document's markdown text.
     pub text: String,
     /// Files to store next to the document.
     pub artifacts: Vec<RenderedArtifact>,
@@ -1138,7 +1159,9 @@ fn check_sections(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ProvidedFile {
+    /// Path of the file, as the document names it.
     pub path: String,
+    /// Lowercase hex sha256 of the file as received.
     pub sha256: String,
 }
 
@@ -1146,6 +1169,7 @@ pub struct ProvidedFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentCheck {
+    /// The safety screen's verdict on the document.
     pub verdict: ScreenVerdict,
     /// Structure, hash and screen problems that reject the document.
     pub reasons: Vec<DocumentIssue>,
@@ -1155,6 +1179,7 @@ pub struct DocumentCheck {
     pub verified: Vec<String>,
     /// Artifacts listed but not given (not a reason to reject on its own).
     pub unverified: Vec<String>,
+    /// The document as read.
     pub document: ResultDocument,
 }
 

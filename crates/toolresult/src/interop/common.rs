@@ -22,10 +22,13 @@ pub struct CallContext {
     #[serde(default)]
     pub arguments: Option<Map<String, Value>>,
     #[serde(default)]
+    /// The id of the call the result answers.
     pub tool_call_id: Option<String>,
     #[serde(default)]
+    /// When the call started (RFC 3339).
     pub started_at: Option<String>,
     #[serde(default)]
+    /// When the call ended (RFC 3339).
     pub completed_at: Option<String>,
 }
 

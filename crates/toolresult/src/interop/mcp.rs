@@ -16,13 +16,16 @@ use crate::validate::check::json_type;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum McpRevision {
+    /// The 2025-11-25 revision.
     V2025_11_25,
     /// Adds the required `resultType` (`complete` for a finished call).
     V2026_07_28,
 }
 
 impl McpRevision {
+    /// The revisions read and written, by name.
     pub const SUPPORTED: &'static [&'static str] = &["2025-11-25", "2026-07-28"];
+    /// The revision named `s`, if supported.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "2025-11-25" => Some(McpRevision::V2025_11_25),

@@ -33,10 +33,13 @@ use crate::wire::agent_result::AgentResultVersion;
 #[serde(deny_unknown_fields)]
 pub struct MigrationContext {
     #[serde(default)]
+    /// The agent id to use where the source has none.
     pub agent_id: Option<String>,
     #[serde(default)]
+    /// The agent type to use where the source has none.
     pub agent_type: Option<String>,
     #[serde(default)]
+    /// The action to use where the source has none.
     pub action: Option<String>,
     /// RFC 3339. When neither this nor an AgentMessage gives one, `now`.
     #[serde(default)]
@@ -52,10 +55,12 @@ pub struct MigrationContext {
 pub struct Change {
     /// JSON Pointer into the output.
     pub path: String,
+    /// What kind of change.
     pub kind: ChangeKind,
     /// JSON Pointer into the input it came from, when it came from one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// What was changed, for a person.
     pub message: String,
 }
 
@@ -63,6 +68,7 @@ pub struct Change {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
+/// What migration did to a field.
 pub enum ChangeKind {
     /// Copied or renamed from the input.
     Mapped,
@@ -82,15 +88,22 @@ pub enum ChangeKind {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum SourceShape {
+    /// Already AgentResult v1.
     AgentResult,
+    /// A legacy task result.
     TaskResult,
+    /// An AgentMessage wrapper around either.
     AgentMessage,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+/// An AgentResult v1 made from what was received, and how.
 pub struct Normalized {
+    /// The AgentResult v1, as JSON.
     pub value: Value,
+    /// Every change made, in order.
     pub changes: Vec<Change>,
+    /// What shape was received.
     pub source: SourceShape,
 }
 

@@ -26,24 +26,35 @@ use crate::limits::MAX_DEPTH_CEILING;
 /// `String` entries; `end` is the index just past the container's contents.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TapeEntry {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// A non-negative integer.
     PosInt(u64),
     /// A negative integer.
     NegInt(i64),
+    /// A number with a fraction or an exponent.
     Float(f64),
     /// Bytes `start .. start + len` of the tape's string buffer.
     String {
+        /// Offset in the string buffer.
         start: u32,
+        /// Length in bytes (strings) or in members (arrays, objects).
         len: u32,
     },
+    /// An array; its members follow it on the tape.
     Array {
+        /// Length in bytes (strings) or in members (arrays, objects).
         len: u32,
+        /// Index of the first entry after the container.
         end: u32,
     },
+    /// An object; its keys and values follow it on the tape, alternating.
     Object {
+        /// Length in bytes (strings) or in members (arrays, objects).
         len: u32,
+        /// Index of the first entry after the container.
         end: u32,
     },
 }
@@ -111,6 +122,7 @@ impl Tape {
         }
     }
 
+    /// The entries; index 0 is the root.
     pub fn entries(&self) -> &[TapeEntry] {
         &self.entries
     }

@@ -114,10 +114,15 @@ pub enum ScreenAction {
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ScreenPolicy {
+    /// What a credential found in a result does.
     pub secret: ScreenAction,
+    /// What code meant to run does.
     pub executable_payload: ScreenAction,
+    /// What an instruction to change the agent's rules does.
     pub policy_change: ScreenAction,
+    /// What an instruction to fetch and run something does.
     pub fetch_execute_instruction: ScreenAction,
+    /// What text hidden from a human reader does.
     pub hidden_text: ScreenAction,
 }
 
@@ -141,9 +146,13 @@ impl ScreenPolicy {
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct AllowRule {
+    /// Only findings of this rule id.
     pub rule: Option<String>,
+    /// Only findings at this JSON Pointer.
     pub path: Option<String>,
+    /// Only findings in results of this tool.
     pub tool: Option<String>,
+    /// Only findings of this category.
     pub category: Option<ScreenCategory>,
 }
 
@@ -153,7 +162,9 @@ pub struct AllowRule {
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ScreenOptions {
+    /// What each category does.
     pub policy: ScreenPolicy,
+    /// Findings to let through (each rule's conditions must all hold).
     pub allow: Vec<AllowRule>,
     /// The tool that produced the input, for `allow` entries naming a tool.
     /// When a ToolResult is screened, its `tool_name` is used if this is unset.
@@ -181,6 +192,7 @@ impl Default for ScreenOptions {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ScreenFinding {
+    /// Which category the finding is in.
     pub category: ScreenCategory,
     /// A stable rule id, e.g. `github-token`, `ignore-previous-instructions`.
     pub rule: String,
@@ -189,6 +201,7 @@ pub struct ScreenFinding {
     pub path: String,
     /// UTF-16 offsets of the match in that string (what JS `slice` takes).
     pub start: usize,
+    /// End of the match (exclusive), in UTF-16 code units.
     pub end: usize,
     /// The match with a little context; secrets redacted, controls escaped.
     pub excerpt: String,
@@ -201,7 +214,9 @@ pub struct ScreenFinding {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ScreenVerdict {
+    /// Nothing rejects the result.
     Accept,
+    /// At least one finding rejects the result.
     Reject,
 }
 
@@ -209,7 +224,9 @@ pub enum ScreenVerdict {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ScreenReport {
+    /// Whether the result may be passed on.
     pub verdict: ScreenVerdict,
+    /// Every finding, rejecting or flagged.
     pub findings: Vec<ScreenFinding>,
     /// True when more findings were made than `max_findings` lists.
     pub findings_truncated: bool,

@@ -19,15 +19,20 @@ pub use crate::bound::preview::{DEFAULT_PREVIEW_CHARS, TRUNCATION_NOTE};
 pub struct ToolResultReference {
     /// The call's id (`input.tool_call_id`, or the execution_id when the call had none).
     pub tool_call_id: String,
+    /// The tool that ran.
     pub tool_name: String,
+    /// How it ended.
     pub status: ToolStatus,
+    /// Size, summary and preview.
     pub metadata: ReferenceMetadata,
+    /// Where the whole result is stored.
     pub result_ref: ResultRef,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
+/// What a reference says about the result it stands for.
 pub struct ReferenceMetadata {
     /// Bytes of the full output (compact JSON), before any truncation.
     pub size_bytes: u64,
@@ -44,7 +49,9 @@ pub struct ReferenceMetadata {
 pub struct ResultRef {
     /// Always `tool_results`.
     pub storage_type: String,
+    /// The conversation the result belongs to.
     pub dialog_id: String,
+    /// The call the result answers.
     pub tool_call_id: String,
 }
 

@@ -40,6 +40,7 @@ pub struct RetentionPolicy {
 pub struct HistoryQuery {
     /// At most this many, newest first (1..=10000, default 100).
     pub limit: usize,
+    /// Only results with this status.
     pub status: Option<ToolStatus>,
     /// RFC 3339: only results that started at or after this time.
     pub since: Option<String>,
@@ -62,19 +63,26 @@ impl Default for HistoryQuery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StoredMeta {
+    /// The result's `metadata.execution_id`.
     pub execution_id: String,
     /// `input.tool_call_id`, or the execution_id when the call had none.
     pub tool_call_id: String,
+    /// The tool that ran.
     pub tool_name: String,
+    /// How it ended.
     pub status: ToolStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The conversation it was stored for.
     pub dialog_id: Option<String>,
+    /// When the execution started (RFC 3339).
     pub started_at: String,
     /// Bytes of the output (compact JSON), before any truncation.
     pub size_bytes: u64,
     /// Bytes the stored result takes (its JSON text).
     pub stored_bytes: u64,
+    /// The output was cut before storing.
     pub output_truncated: bool,
+    /// The one-line summary.
     pub summary: String,
     /// The first whole lines of what the result says (README "Previews").
     pub preview: String,
@@ -84,9 +92,13 @@ pub struct StoredMeta {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
+/// Which retention limit evicted a result.
 pub enum EvictionReason {
+    /// It was older than `max_age_ms`.
     MaxAge,
+    /// The store held more than `max_count` results.
     MaxCount,
+    /// The store held more than `max_bytes`.
     MaxBytes,
 }
 
@@ -94,11 +106,16 @@ pub enum EvictionReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Eviction {
+    /// The evicted result's execution id.
     pub execution_id: String,
+    /// Its tool call id (`""` when it had none).
     pub tool_call_id: String,
+    /// The tool that ran.
     pub tool_name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The conversation it was stored for.
     pub dialog_id: Option<String>,
+    /// Why it was evicted.
     pub reason: EvictionReason,
 }
 
@@ -108,6 +125,7 @@ pub struct Eviction {
 pub struct PutReport {
     /// False when the same result was already stored (put is idempotent).
     pub stored: bool,
+    /// What the store holds about the result.
     pub meta: StoredMeta,
     /// Results the retention policy removed to make room (possibly this one, if too old).
     pub evicted: Vec<Eviction>,
@@ -145,6 +163,7 @@ impl StoredMeta {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StoreEntry {
+    /// What the store holds about the result.
     pub meta: StoredMeta,
     /// `started_at` in milliseconds since the Unix epoch (what `history` sorts and filters by).
     pub started_ms: i64,
@@ -186,7 +205,9 @@ impl StoreEntry {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HistoryBounds {
+    /// At most this many results.
     pub limit: usize,
+    /// Only results with this status.
     pub status: Option<ToolStatus>,
     /// Results that started at or after this (ms since the Unix epoch).
     pub since_ms: Option<i64>,
@@ -240,7 +261,9 @@ pub const SIZE_BUCKETS: [u64; 5] = [1024, 10 * 1024, 100 * 1024, 1024 * 1024, 10
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SizeBucket {
+    /// Upper bound in bytes (inclusive); `None` for the last bucket.
     pub le: Option<u64>,
+    /// Results in this bucket.
     pub count: u64,
 }
 
@@ -258,12 +281,15 @@ pub struct StoreMetrics {
     pub validation_failures: u64,
     /// `tools.results.side_effects`
     pub side_effects: u64,
+    /// Results evicted so far.
     pub evicted: u64,
     /// `tools.results.output_size`: counts per bucket (not cumulative).
     pub output_size: Vec<SizeBucket>,
+    /// Sum of all output sizes, in bytes.
     pub output_size_sum: u64,
     /// Results held now, and their bytes.
     pub current_count: usize,
+    /// Bytes of the results held now.
     pub current_bytes: u64,
 }
 
@@ -334,6 +360,7 @@ fn time_ms(field: &str, s: &str) -> Result<i64, Issues> {
 }
 
 impl ResultStore {
+    /// An empty store with this retention.
     pub fn new(retention: RetentionPolicy) -> Self {
         ResultStore {
             retention,
@@ -481,6 +508,7 @@ impl ResultStore {
         }
     }
 
+    /// The result with this execution id.
     pub fn get(&self, execution_id: &str) -> Option<&ToolResult> {
         self.entries.get(execution_id).map(|e| &e.result)
     }
@@ -495,10 +523,12 @@ impl ResultStore {
         self.by_call.get(tool_call_id).map(String::as_str)
     }
 
+    /// The result answering this tool call.
     pub fn get_by_tool_call_id(&self, tool_call_id: &str) -> Option<&ToolResult> {
         self.get(self.execution_for_call(tool_call_id)?)
     }
 
+    /// What the store holds about a result.
     pub fn meta(&self, execution_id: &str) -> Option<&StoredMeta> {
         self.entries.get(execution_id).map(|e| &e.meta)
     }
@@ -541,14 +571,17 @@ impl ResultStore {
         found.into_iter().map(|e| &e.meta).collect()
     }
 
+    /// Results held.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// No result held.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// Counters since the store was made, and what it holds now.
     pub fn metrics(&self) -> StoreMetrics {
         StoreMetrics {
             current_count: self.entries.len(),

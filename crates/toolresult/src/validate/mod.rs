@@ -46,10 +46,12 @@ impl Validator {
         Ok(Validator { kind, options })
     }
 
+    /// Which envelope it checks.
     pub fn kind(&self) -> EnvelopeKind {
         self.kind
     }
 
+    /// The options it checks with.
     pub fn options(&self) -> &ValidationOptions {
         &self.options
     }

@@ -29,9 +29,11 @@ pub struct AgentResult {
     /// The agent that produced the result.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub agent_id: String,
+    /// The kind of agent.
     pub agent_type: AgentType,
     /// True exactly when `status` is `success`.
     pub success: bool,
+    /// Where the task stands.
     pub status: AgentStatus,
     /// What the agent did, e.g. `scaffold_project`.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
@@ -41,6 +43,7 @@ pub struct AgentResult {
     /// Files and other outputs the task produced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub artifacts: Option<Vec<Artifact>>,
+    /// What the task cost.
     pub metrics: AgentMetrics,
     /// Present when the task failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,6 +54,7 @@ pub struct AgentResult {
     /// When the result was produced (RFC 3339).
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub timestamp: String,
+    /// The contract's version.
     pub version: AgentResultVersion,
 }
 
@@ -60,10 +64,12 @@ pub struct AgentResult {
 pub enum AgentResultVersion {
     #[default]
     #[serde(rename = "1.0.0")]
+    /// 1.0.0.
     V1_0_0,
 }
 
 impl AgentResultVersion {
+    /// The versions this library reads.
     pub const SUPPORTED: &'static [&'static str] = &["1.0.0"];
 }
 
@@ -80,18 +86,21 @@ pub struct AgentMetrics {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Model tokens used.
     pub tokens_used: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// API calls made.
     pub api_calls: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Peak memory, in bytes.
     pub memory_used_bytes: Option<u64>,
 }
 
@@ -106,8 +115,10 @@ pub struct AgentError {
     /// A human-readable description.
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Anything more that explains the error.
     pub details: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A stack trace.
     pub stack: Option<String>,
     /// Whether retrying the task may succeed (absent means false).
     #[serde(default)]
@@ -120,26 +131,33 @@ pub struct AgentError {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Artifact {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A name for people.
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A file path.
     pub path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A URI.
     pub uri: Option<String>,
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    /// What kind of artifact (free text).
     pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Its media type.
     pub mime_type: Option<String>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Its size in bytes.
     pub size_bytes: Option<u64>,
     /// sha256 of the content, 64 lowercase hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("pattern" = "^[0-9a-f]{64}$")))]
     pub sha256: Option<String>,
     #[serde(flatten)]
+    /// Any other fields, kept as they are.
     pub extra: Map<String, Value>,
 }
 
@@ -147,18 +165,26 @@ pub struct Artifact {
 /// asked to (`allowUnknownAgentTypes` / `extraAgentTypes`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AgentType {
+    /// Creates a project's skeleton.
     Scaffold,
+    /// Checks work.
     Validation,
+    /// Runs end-to-end tests.
     E2e,
+    /// Runs integration tests.
     Integration,
+    /// Deploys.
     Deployment,
+    /// Another type, accepted only with an option.
     Other(String),
 }
 
 impl AgentType {
+    /// The five known type names.
     pub const KNOWN: [&'static str; 5] =
         ["scaffold", "validation", "e2e", "integration", "deployment"];
 
+    /// The wire name.
     pub fn as_str(&self) -> &str {
         match self {
             AgentType::Scaffold => "scaffold",
@@ -170,6 +196,7 @@ impl AgentType {
         }
     }
 
+    /// The type named `name` (`Other` when unknown).
     pub fn from_name(name: &str) -> Self {
         match name {
             "scaffold" => AgentType::Scaffold,

@@ -15,8 +15,10 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ToolDefinition {
+    /// The tool's name.
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the tool does.
     pub description: Option<String>,
     /// JSON Schema of the call's `parameters`.
     #[serde(

@@ -11,6 +11,8 @@ pub mod tool_result;
 /// Which envelope: an agent's task result or a tool execution's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnvelopeKind {
+    /// AgentResult v1 (docs/spec.md §1).
     AgentResult,
+    /// ToolResult v1 (docs/spec.md §2).
     ToolResult,
 }

@@ -30,6 +30,7 @@ pub enum StatusCategory {
 pub struct StatusInfo {
     /// Seed 000's numeric code; agent statuses without a tool counterpart have none.
     pub code: Option<u8>,
+    /// Where the status belongs (docs/spec.md §3).
     pub category: StatusCategory,
     /// The run produced its result.
     pub success: bool,
@@ -44,23 +45,38 @@ pub struct StatusInfo {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolStatus {
+    /// Finished and did what was asked (code 0).
     Success,
+    /// Ran and failed (30).
     Failed,
+    /// Stopped at its time limit (1; retryable).
     Timeout,
+    /// Stopped on request (2).
     Cancelled,
+    /// Waiting for a person to confirm (3; not terminal).
     RequiresConfirmation,
+    /// The sandbox failed (40; retryable).
     SandboxError,
+    /// Not allowed (10).
     PermissionDenied,
+    /// The input failed its schema (20).
     ValidationError,
+    /// No such tool (31).
     ToolNotFound,
+    /// Needs a license (11).
     LicenseRequired,
+    /// The output failed its schema (21).
     OutputValidationFailed,
+    /// Refused for now by a rate limit (32; retryable).
     RateLimited,
+    /// Stopped by a security rule (41).
     SecurityViolation,
+    /// Ran out of a resource (42).
     ResourceLimitExceeded,
 }
 
 impl ToolStatus {
+    /// Every tool status.
     pub const ALL: [ToolStatus; 14] = [
         ToolStatus::Success,
         ToolStatus::Failed,
@@ -89,6 +105,7 @@ impl ToolStatus {
         names
     };
 
+    /// The wire name.
     pub const fn as_str(self) -> &'static str {
         match self {
             ToolStatus::Success => "success",
@@ -108,6 +125,7 @@ impl ToolStatus {
         }
     }
 
+    /// The status named `s`.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|st| st.as_str() == s)
     }
@@ -132,6 +150,7 @@ impl ToolStatus {
         }
     }
 
+    /// Where the status belongs.
     pub fn category(self) -> StatusCategory {
         match self.code() {
             0 => StatusCategory::Success,
@@ -143,10 +162,12 @@ impl ToolStatus {
         }
     }
 
+    /// The status is `success`.
     pub fn is_success(self) -> bool {
         self == ToolStatus::Success
     }
 
+    /// Code, category, terminality and retryability.
     pub fn info(self) -> StatusInfo {
         StatusInfo {
             code: Some(self.code()),
@@ -168,16 +189,24 @@ impl ToolStatus {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AgentStatus {
+    /// Not started.
     Pending,
+    /// Waiting to run.
     Queued,
+    /// Running.
     Running,
+    /// Finished and did what was asked.
     Success,
+    /// Finished and failed.
     Failed,
+    /// Stopped at its time limit.
     Timeout,
+    /// Stopped on request.
     Cancelled,
 }
 
 impl AgentStatus {
+    /// Every agent status.
     pub const ALL: [AgentStatus; 7] = [
         AgentStatus::Pending,
         AgentStatus::Queued,
@@ -199,6 +228,7 @@ impl AgentStatus {
         names
     };
 
+    /// The wire name.
     pub const fn as_str(self) -> &'static str {
         match self {
             AgentStatus::Pending => "pending",
@@ -211,6 +241,7 @@ impl AgentStatus {
         }
     }
 
+    /// The status named `s`.
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|st| st.as_str() == s)
     }
@@ -226,10 +257,12 @@ impl AgentStatus {
         }
     }
 
+    /// The status is `success`.
     pub fn is_success(self) -> bool {
         self == AgentStatus::Success
     }
 
+    /// Code, category, terminality and retryability.
     pub fn info(self) -> StatusInfo {
         match self.tool_counterpart() {
             Some(tool) => tool.info(),

@@ -22,23 +22,41 @@ use crate::wire::tool_result::ToolResult;
 #[serde(tag = "tool_type", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolMetadata {
+    /// A file was read: which lines came back.
     FileRead(FileReadMetadata),
+    /// A file was written whole.
     FileWrite(FileWriteMetadata),
+    /// A file was edited once: the change as diff hunks.
     FileEdit(FileEditMetadata),
+    /// A file was edited several times in one call.
     FileMultiEdit(FileMultiEditMetadata),
+    /// A content search: matches grouped by file.
     Grep(GrepMetadata),
+    /// A file-name search: the files and folders found.
     Glob(GlobMetadata),
+    /// A shell command that ran to its end (or timed out).
     Bash(BashMetadata),
+    /// A shell command started in the background.
     BackgroundBash(BackgroundBashMetadata),
+    /// A URL was fetched.
     WebFetch(WebFetchMetadata),
+    /// An image was analysed by a model.
     ImageRecognition(ImageRecognitionMetadata),
+    /// A thought the agent wrote down.
     Thinking(ThinkingMetadata),
+    /// The todo list was read or written.
     Todo(TodoMetadata),
+    /// A question answered by another agent.
     Subagent(SubagentMetadata),
+    /// Several tool calls run as one; each result is nested whole.
     Batch(BatchMetadata),
+    /// A browser went to a URL.
     BrowserNavigate(BrowserNavigateMetadata),
+    /// A browser took a screenshot.
     BrowserScreenshot(BrowserScreenshotMetadata),
+    /// A call to a tool of an MCP server.
     Mcp(McpMetadata),
+    /// Any other tool: a name and free-form data.
     Custom(CustomMetadata),
 }
 
@@ -71,6 +89,7 @@ impl ToolMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FileReadMetadata {
+    /// Path of the file, as the tool was given it.
     pub file_path: String,
     /// Line number of the first line in `lines` (from 1).
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
@@ -78,6 +97,7 @@ pub struct FileReadMetadata {
     /// The lines read, without their line endings.
     pub lines: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
     /// Lines in the whole file, when known.
     #[serde(
@@ -96,12 +116,15 @@ pub struct FileReadMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FileWriteMetadata {
+    /// Path of the file, as the tool was given it.
     pub file_path: String,
+    /// The content written.
     pub content: String,
     /// Bytes written.
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub size: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
 }
 
@@ -110,25 +133,32 @@ pub struct FileWriteMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FileEditMetadata {
+    /// Path of the file, as the tool was given it.
     pub file_path: String,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// First line the edit touched (from 1).
     pub start_line: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Last line the edit touched (from 1).
     pub end_line: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The text replaced.
     pub old_content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The text put in its place.
     pub new_content: Option<String>,
+    /// The change, as unified-diff hunks.
     pub diff_hunks: Vec<DiffHunk>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
 }
 
@@ -137,12 +167,15 @@ pub struct FileEditMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FileMultiEditMetadata {
+    /// Path of the file, as the tool was given it.
     pub file_path: String,
     /// How many edits were applied.
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub edit_count: u64,
+    /// The change, as unified-diff hunks.
     pub diff_hunks: Vec<DiffHunk>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
 }
 
@@ -152,13 +185,18 @@ pub struct FileMultiEditMetadata {
 #[serde(deny_unknown_fields)]
 pub struct DiffHunk {
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// First line of the hunk in the old text (from 1).
     pub old_start: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Lines of the old text the hunk covers (context and removed).
     pub old_count: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// First line of the hunk in the new text (from 1).
     pub new_start: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Lines of the new text the hunk covers (context and added).
     pub new_count: u64,
+    /// The hunk's lines, in order.
     pub lines: Vec<DiffLine>,
 }
 
@@ -169,6 +207,7 @@ pub struct DiffHunk {
 #[serde(deny_unknown_fields)]
 pub struct DiffLine {
     #[serde(rename = "type")]
+    /// Whether the line is unchanged, added or removed.
     pub kind: DiffLineType,
     /// The line without its line ending.
     pub content: String,
@@ -177,12 +216,14 @@ pub struct DiffLine {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Its number in the old text (absent for added lines).
     pub old_line: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Its number in the new text (absent for removed lines).
     pub new_line: Option<u64>,
 }
 
@@ -191,12 +232,16 @@ pub struct DiffLine {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DiffLineType {
+    /// Unchanged, shown for context.
     Context,
+    /// Only in the new text.
     Added,
+    /// Only in the old text.
     Removed,
 }
 
 impl DiffLineType {
+    /// The wire names, in declaration order.
     pub const NAMES: [&'static str; 3] = ["context", "added", "removed"];
 }
 
@@ -205,12 +250,15 @@ impl DiffLineType {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct GrepMetadata {
+    /// The pattern searched for.
     pub pattern: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where the search ran.
     pub path: Option<String>,
     /// The file filter (glob), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include: Option<String>,
+    /// Matches grouped by file.
     pub results: Vec<SearchResult>,
     /// Not every match is listed.
     #[serde(default)]
@@ -225,9 +273,12 @@ pub struct GrepMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SearchResult {
+    /// The file the matches are in.
     pub file_path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
+    /// Its matching lines.
     pub matches: Vec<SearchMatch>,
 }
 
@@ -238,11 +289,15 @@ pub struct SearchResult {
 #[serde(deny_unknown_fields)]
 pub struct SearchMatch {
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Line number of the match (from 1).
     pub line_number: u64,
+    /// The whole line.
     pub content: String,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Where the match starts in `content`, in UTF-16 code units.
     pub match_start: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Where the match ends in `content` (exclusive), in UTF-16 code units.
     pub match_end: u64,
     /// Lines around the match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,7 +310,9 @@ pub struct SearchMatch {
 #[serde(deny_unknown_fields)]
 pub struct ContextLine {
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Line number (from 1).
     pub line_number: u64,
+    /// The line.
     pub content: String,
 }
 
@@ -264,11 +321,15 @@ pub struct ContextLine {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct GlobMetadata {
+    /// The glob pattern.
     pub pattern: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where the search ran.
     pub path: Option<String>,
+    /// What was found.
     pub files: Vec<FileInfo>,
     #[serde(default)]
+    /// More was found than is listed.
     pub truncated: bool,
 }
 
@@ -277,20 +338,24 @@ pub struct GlobMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FileInfo {
+    /// Path of the entry.
     pub path: String,
     #[serde(rename = "type")]
+    /// File or directory.
     pub kind: FileKind,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Size in bytes.
     pub size: Option<u64>,
     /// RFC 3339.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub mod_time: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Language of the content (`detect_language` names), for highlighting.
     pub language: Option<String>,
 }
 
@@ -299,7 +364,9 @@ pub struct FileInfo {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FileKind {
+    /// A file.
     File,
+    /// A directory.
     Directory,
 }
 
@@ -308,6 +375,7 @@ pub enum FileKind {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BashMetadata {
+    /// The command line.
     pub command: String,
     /// Absent when the command never exited (timed out, killed).
     #[serde(
@@ -320,13 +388,17 @@ pub struct BashMetadata {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Standard output, when kept apart from stderr.
     pub stdout: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Standard error, when kept apart from stdout.
     pub stderr: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The directory it ran in.
     pub working_dir: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    /// How long it ran, in milliseconds.
     pub duration_ms: Option<f64>,
     /// The command hit its time limit; the result's status is then `timeout`.
     #[serde(default)]
@@ -338,11 +410,15 @@ pub struct BashMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BackgroundBashMetadata {
+    /// The command line.
     pub command: String,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Process id.
     pub pid: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where its output is written.
     pub log_path: Option<String>,
+    /// Whether it is still running.
     pub status: ProcessStatus,
     /// RFC 3339.
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
@@ -354,7 +430,9 @@ pub struct BackgroundBashMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessStatus {
+    /// Still running.
     Running,
+    /// No longer running.
     Stopped,
 }
 
@@ -363,19 +441,25 @@ pub enum ProcessStatus {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WebFetchMetadata {
+    /// The URL fetched.
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The response's media type.
     pub content_type: Option<String>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Size of the response body in bytes.
     pub size: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where the body was saved, when it was.
     pub saved_path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the model was asked to extract.
     pub prompt: Option<String>,
+    /// What was done with the body.
     pub processed_type: ProcessedType,
 }
 
@@ -384,8 +468,11 @@ pub struct WebFetchMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ProcessedType {
+    /// Saved to a file as it came.
     Saved,
+    /// Converted to markdown.
     Markdown,
+    /// Read by a model, which answered `prompt`.
     AiExtracted,
 }
 
@@ -394,11 +481,16 @@ pub enum ProcessedType {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ImageRecognitionMetadata {
+    /// Path or URL of the image.
     pub image_path: String,
+    /// Whether the image is local or remote.
     pub image_type: ImageSource,
+    /// What the model was asked.
     pub prompt: String,
+    /// What the model answered.
     pub analysis: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The image's size in pixels.
     pub image_size: Option<ImageDimensions>,
 }
 
@@ -407,7 +499,9 @@ pub struct ImageRecognitionMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ImageSource {
+    /// A local file.
     Local,
+    /// A URL.
     Remote,
 }
 
@@ -417,8 +511,10 @@ pub enum ImageSource {
 #[serde(deny_unknown_fields)]
 pub struct ImageDimensions {
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Width in pixels.
     pub width: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Height in pixels.
     pub height: u64,
 }
 
@@ -427,8 +523,10 @@ pub struct ImageDimensions {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ThinkingMetadata {
+    /// The thought.
     pub thought: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What kind of thought (free text, e.g. `planning`).
     pub category: Option<String>,
 }
 
@@ -437,8 +535,11 @@ pub struct ThinkingMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TodoMetadata {
+    /// Whether the list was read or written.
     pub action: TodoAction,
+    /// The list after the call.
     pub todo_list: Vec<TodoItem>,
+    /// Counts by status (checked against `todo_list`).
     pub statistics: TodoStats,
 }
 
@@ -447,7 +548,9 @@ pub struct TodoMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TodoAction {
+    /// The list was read.
     Read,
+    /// The list was written.
     Write,
 }
 
@@ -456,16 +559,22 @@ pub enum TodoAction {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TodoItem {
+    /// The item's id.
     pub id: String,
+    /// What is to be done.
     pub content: String,
+    /// Where it stands.
     pub status: TodoStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// How urgent it is.
     pub priority: Option<TodoPriority>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
+    /// When it was created (RFC 3339).
     pub created_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
+    /// When it last changed (RFC 3339).
     pub updated_at: Option<String>,
 }
 
@@ -474,8 +583,11 @@ pub struct TodoItem {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
+    /// Not started.
     Pending,
+    /// Being worked on.
     InProgress,
+    /// Done.
     Completed,
 }
 
@@ -484,8 +596,11 @@ pub enum TodoStatus {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TodoPriority {
+    /// High priority.
     High,
+    /// Medium priority.
     Medium,
+    /// Low priority.
     Low,
 }
 
@@ -495,12 +610,16 @@ pub enum TodoPriority {
 #[serde(deny_unknown_fields)]
 pub struct TodoStats {
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Items in the list.
     pub total: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Items completed.
     pub completed: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Items in progress.
     pub in_progress: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Items pending.
     pub pending: u64,
 }
 
@@ -509,9 +628,12 @@ pub struct TodoStats {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SubagentMetadata {
+    /// What the other agent was asked.
     pub question: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Which class of model answered (free text, e.g. `fast`).
     pub model_strength: Option<String>,
+    /// Its answer.
     pub response: String,
 }
 
@@ -521,15 +643,19 @@ pub struct SubagentMetadata {
 #[serde(deny_unknown_fields)]
 pub struct BatchMetadata {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What the batch was for.
     pub description: Option<String>,
     /// The nested results, each a whole ToolResult.
     pub sub_results: Vec<ToolResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    /// How long the batch took, in milliseconds.
     pub duration_ms: Option<f64>,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Nested results with status `success` (checked).
     pub success_count: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Nested results with any other status (checked).
     pub failure_count: u64,
 }
 
@@ -538,13 +664,17 @@ pub struct BatchMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BrowserNavigateMetadata {
+    /// The URL asked for.
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Where the browser ended up, after redirects.
     pub final_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The page's title.
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    /// How long the page took to load, in milliseconds.
     pub load_time_ms: Option<f64>,
 }
 
@@ -553,20 +683,25 @@ pub struct BrowserNavigateMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BrowserScreenshotMetadata {
+    /// Where the image was saved.
     pub output_path: String,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Width in pixels.
     pub width: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    /// Height in pixels.
     pub height: u64,
     /// `png`, `jpeg`, `webp`.
     pub format: String,
     #[serde(default)]
+    /// The whole page, not only the viewport.
     pub full_page: bool,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    /// Size of the image file in bytes.
     pub file_size: Option<u64>,
 }
 
@@ -578,8 +713,10 @@ pub struct McpMetadata {
     /// The tool's name on its server.
     pub mcp_tool_name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The MCP server's name.
     pub server_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The arguments the tool was called with.
     pub parameters: Option<Map<String, Value>>,
     #[cfg_attr(
         feature = "schema",
@@ -589,9 +726,11 @@ pub struct McpMetadata {
             "properties": {"type": {"type": "string", "minLength": 1}}
         }))
     )]
+    /// The MCP content blocks the tool returned.
     pub content: Vec<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    /// How long the call took, in milliseconds.
     pub duration_ms: Option<f64>,
 }
 
@@ -601,6 +740,8 @@ pub struct McpMetadata {
 #[serde(deny_unknown_fields)]
 pub struct CustomMetadata {
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+    /// A name for the kind of data (renderers may be registered for it).
     pub name: String,
+    /// The data, any JSON.
     pub data: Value,
 }

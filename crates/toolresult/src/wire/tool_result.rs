@@ -26,6 +26,7 @@ pub struct ToolResult {
     /// What the tool returned: any JSON value; absent or null when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<Value>,
+    /// How the execution ended.
     pub status: ToolStatus,
     /// Human-readable reason; required unless `status` is `success`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,7 +66,9 @@ pub struct ToolResult {
     /// `tool_type`. Since schema_version 1.1.0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_metadata: Option<ToolMetadata>,
+    /// Timing, resources and context.
     pub metadata: ToolResultMetadata,
+    /// The version the result was written for.
     pub schema_version: ToolResultVersion,
 }
 
@@ -75,6 +78,7 @@ pub struct ToolResult {
 pub enum ToolResultVersion {
     #[default]
     #[serde(rename = "1.0.0")]
+    /// 1.0.0.
     V1_0_0,
     /// Adds `tool_metadata`.
     #[serde(rename = "1.1.0")]
@@ -96,6 +100,7 @@ impl ToolResultVersion {
 #[serde(deny_unknown_fields)]
 pub struct ToolInput {
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
+    /// The tool called.
     pub tool_name: String,
     /// The arguments the tool was called with.
     pub parameters: Map<String, Value>,
@@ -132,6 +137,7 @@ pub struct ToolResultMetadata {
     #[serde(default)]
     pub output_truncated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The sandbox it ran in.
     pub sandbox_id: Option<String>,
     /// Memory, CPU and I/O figures from the sandbox.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,12 +147,15 @@ pub struct ToolResultMetadata {
     pub execution_metrics: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
+    /// The agent that called the tool (UUID).
     pub agent_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
+    /// The user it ran for (UUID).
     pub user_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
+    /// The batch the call was part of (UUID).
     pub batch_id: Option<String>,
     /// Position in the batch, from 0; requires `batch_id`.
     #[serde(
@@ -166,15 +175,19 @@ pub struct ToolResultMetadata {
 #[serde(deny_unknown_fields)]
 pub struct ToolSideEffect {
     #[serde(rename = "type")]
+    /// What happened to the resource.
     pub kind: SideEffectType,
     /// File path, entity id or URL.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub resource: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What happened, for a person.
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The value before.
     pub previous_value: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The value after.
     pub new_value: Option<Value>,
     /// RFC 3339.
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
@@ -189,15 +202,22 @@ pub struct ToolSideEffect {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SideEffectType {
+    /// A resource was created.
     Created,
+    /// A resource was changed.
     Modified,
+    /// A resource was deleted.
     Deleted,
+    /// A message was sent.
     MessageSent,
+    /// An external API was called.
     ExternalApiCalled,
+    /// Data left the system.
     DataExported,
 }
 
 impl SideEffectType {
+    /// The wire names, in declaration order.
     pub const NAMES: [&'static str; 6] = [
         "created",
         "modified",
@@ -224,5 +244,6 @@ pub struct SchemaIssue {
     /// `additional_properties`), or a more precise one (`false_schema`,
     /// `one_of_multiple_valid`, `pattern_too_complex`, `missing_output`).
     pub code: String,
+    /// What is wrong, for a person.
     pub message: String,
 }
