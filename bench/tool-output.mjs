@@ -97,7 +97,7 @@ export const outputTextValidators = {
 };
 
 // `node bench/tool-output.mjs --write DIR`: the schema and outputs as files,
-// for the native breakdown example (crates/toolresult-schema/examples/breakdown.rs).
+// for the native breakdown example (bench/native/src/bin/schema_breakdown.rs).
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()) && process.argv[2] === '--write') {
   const { writeFileSync } = await import('node:fs');
   const dir = process.argv[3] ?? '.';

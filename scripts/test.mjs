@@ -29,6 +29,10 @@ step('rust: tests');
 run('cargo', ['test', '--workspace']);
 
 // fuzz/Cargo.lock is not committed (cargo-fuzz resolves its own): no --locked.
+step('rust: the usage examples run (each asserts what it shows)');
+run('cargo', ['run', '-q', '-p', 'toolresult', '--example', 'quickstart']);
+run('cargo', ['run', '-q', '-p', 'toolresult-schema', '--example', 'tool_registry']);
+
 step('rust: the fuzz targets compile (fuzz/, stable)');
 run('cargo', ['check', '--manifest-path', 'fuzz/Cargo.toml', '--bins']);
 

@@ -68,6 +68,19 @@ impl Retrieve for Documents {
 /// Compiles `schema`: checks it against its dialect's meta-schema and resolves
 /// its references. Errors are issues (`invalid_schema`, `unknown_dialect`,
 /// `unresolvable_ref`) with a JSON Pointer into the schema; never a panic.
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult_schema::{compile, SchemaOptions};
+///
+/// let schema = compile(&json!({ "type": "string", "maxLength": 3 }), &SchemaOptions::default()).unwrap();
+/// assert!(schema.is_valid(&json!("abc")));
+/// assert!(!schema.is_valid(&json!("abcd")));
+///
+/// // A schema that is not one is an issue with a path into it.
+/// let bad = compile(&json!({ "type": 12 }), &SchemaOptions::default()).unwrap_err();
+/// assert!(!bad.is_empty());
+/// ```
 pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema, Issues> {
     if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
         return Err(Issues::from(Issue::new(

@@ -41,6 +41,20 @@ const TIMING: &[&str] = &["started_at", "completed_at", "duration_ms"];
 /// Builds a `success` result from a spec object:
 /// `{ input: { tool_name, parameters?, tool_call_id? }, output?, side_effects?,
 ///    started_at?, completed_at?, duration_ms?, ...metadata fields }`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::{create_success, Stamp, ToolStatus};
+///
+/// let stamp = Stamp { now_unix_ms: 1_767_225_600_000.0, random: [1; 16] };
+/// let spec = json!({ "input": { "tool_name": "ls", "parameters": {} }, "output": ["a", "b"] });
+/// let result = create_success(spec, stamp).unwrap();
+/// assert_eq!(result.status, ToolStatus::Success);
+/// assert_eq!(result.metadata.started_at, "2026-01-01T00:00:00.000Z");
+///
+/// // A spec without `input` is refused with an issue, never a panic.
+/// assert!(create_success(json!({ "output": 1 }), stamp).is_err());
+/// ```
 pub fn create_success(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
     typed(build_value(spec, stamp, false)?)
 }

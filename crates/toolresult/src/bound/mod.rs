@@ -245,6 +245,19 @@ pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Resul
     })
 }
 
+/// Cuts JSON text to at most `max_bytes`, keeping it valid JSON.
+///
+/// ```
+/// use toolresult::bound::truncate_json_text;
+/// use toolresult::json::ParseLimits;
+///
+/// let text = format!("[{}1]", "1234567890,".repeat(100));
+/// let cut = truncate_json_text(&text, 100, ParseLimits::new(1 << 20, 128)).unwrap();
+/// assert!(cut.truncated && cut.output.len() <= 100);
+/// assert!(serde_json::from_str::<serde_json::Value>(&cut.output).is_ok());
+/// assert_eq!(cut.sha256.len(), 64); // of the whole text
+/// ```
+///
 /// [`cut_json_text`] with the sha256 of the text as given.
 pub fn truncate_json_text(
     text: &str,

@@ -165,6 +165,19 @@ pub fn from_mcp(
 /// `structuredContent` is the output: any value under 2026-07-28 (an explicit
 /// `output: null` too), objects only under 2025-11-25 (others are in the
 /// text mirror only).
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::interop::{from_mcp, to_mcp, CallContext, McpRevision};
+/// use toolresult::Stamp;
+///
+/// let call = json!({ "content": [{ "type": "text", "text": "42" }], "isError": true });
+/// let context = CallContext { tool_name: Some("answer".into()), ..CallContext::default() };
+/// let stamp = Stamp { now_unix_ms: 1_767_225_600_000.0, random: [1; 16] };
+/// let result = from_mcp(&call, &context, Some(McpRevision::V2025_11_25), stamp).unwrap();
+/// assert_eq!(result["status"], "failed");
+/// assert_eq!(to_mcp(&result, McpRevision::V2025_11_25).unwrap()["isError"], true);
+/// ```
 pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
     let tr = tool_result_parts(tr)?;
     let mut out = Map::new();

@@ -25,6 +25,16 @@ pub use crate::wire::EnvelopeKind;
 
 /// A validator for one envelope kind with fixed options: build once, use many
 /// times.
+///
+/// ```
+/// use toolresult::{EnvelopeKind, IssueCode, ValidationOptions, Validator};
+///
+/// let validator = Validator::new(EnvelopeKind::ToolResult, ValidationOptions::default()).unwrap();
+/// assert!(!validator.is_valid_str(r#"{"status": "success"}"#));
+/// let issues = validator.check_str(r#"{"status": "success"}"#);
+/// assert!(issues.has(IssueCode::MissingField));
+/// assert!(issues.iter().any(|issue| issue.path == "/input"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Validator {
     kind: EnvelopeKind,

@@ -1,5 +1,5 @@
 //! A fixed workload for profilers (callgrind counts instructions):
-//! `cargo run --release --example profile_fast -- FILE [N]`.
+//! `cargo run --release -p toolresult-bench-native --bin profile_fast_path -- FILE [N]`.
 use toolresult::{EnvelopeKind, ValidationOptions, Validator};
 
 fn main() {

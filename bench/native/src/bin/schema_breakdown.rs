@@ -1,6 +1,6 @@
 //! Where tool-output validation spends its time, natively: the strict parse
 //! into a `serde_json::Value` versus the compiled validator (bench/NOTES.md).
-//! `cargo run --release -p toolresult-schema --example breakdown -- SCHEMA INSTANCE [N]`
+//! `cargo run --release -p toolresult-bench-native --bin schema_breakdown -- SCHEMA INSTANCE [N]`
 //! (`node bench/tool-output.mjs --write DIR` writes the bench's schema and outputs).
 use std::time::Instant;
 

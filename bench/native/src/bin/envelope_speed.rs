@@ -1,5 +1,5 @@
 //! Rough native timings of the validation paths: `cargo run --release
-//! --example speed -- FILE [agent|tool]`.
+//! -p toolresult-bench-native --bin envelope_speed -- FILE [agent|tool]`.
 use std::time::Instant;
 use toolresult::{EnvelopeKind, ValidationOptions, Validator};
 

@@ -1,5 +1,5 @@
 //! Native timing of JSON truncation over text (docs/bounding.md §2):
-//! `cargo run --release --example truncate_speed`.
+//! `cargo run --release -p toolresult-bench-native --bin truncate_speed`.
 use std::time::Instant;
 
 use toolresult::json::ParseLimits;
