@@ -20,6 +20,12 @@ export function wasmBindgenBin() {
   return path.join(root, '.tools', `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
 }
 
+/** cargo-deny, pinned, built into .tools/ (deny.toml; `npm test` runs it offline). */
+export const CARGO_DENY_VERSION = '0.20.2';
+export function cargoDenyBin() {
+  return path.join(root, '.tools', `cargo-deny-${CARGO_DENY_VERSION}`, 'bin', 'cargo-deny');
+}
+
 export function binPath(name) {
   return path.join(root, 'node_modules', '.bin', name);
 }

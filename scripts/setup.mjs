@@ -1,10 +1,10 @@
 // Installs what the build needs, skipping whatever is already there:
-// rustup targets, the wasm-bindgen CLI at the pinned version (repo-local, in
-// .tools/), and the npm packages.
+// rustup targets, the wasm-bindgen CLI and cargo-deny at pinned versions
+// (repo-local, in .tools/), and the npm packages.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { biomeBin, ensureBiome, BIOME_VERSION } from './biome.mjs';
-import { capture, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
+import { CARGO_DENY_VERSION, capture, cargoDenyBin, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
 
 const TARGETS = ['wasm32-unknown-unknown', 'thumbv7em-none-eabihf'];
 
@@ -22,6 +22,13 @@ if (existsSync(bin) && capture(bin, ['--version']).includes(version)) {
 } else {
   // No --locked: the CLI's own lockfile pins crates this toolchain may reject.
   run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', path.dirname(path.dirname(bin))]);
+}
+
+step(`setup: cargo-deny ${CARGO_DENY_VERSION} (licenses, bans, sources; in .tools/)`);
+if (existsSync(cargoDenyBin())) {
+  console.log(`present: ${cargoDenyBin()}`);
+} else {
+  run('cargo', ['install', 'cargo-deny', '--version', CARGO_DENY_VERSION, '--locked', '--root', path.dirname(path.dirname(cargoDenyBin()))]);
 }
 
 step('setup: npm packages');

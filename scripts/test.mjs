@@ -1,7 +1,7 @@
 // `npm test`: every check, in the order that fails fastest.
 import { existsSync } from 'node:fs';
 import { biomeBin } from './biome.mjs';
-import { run, step } from './lib.mjs';
+import { cargoDenyBin, run, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 
@@ -10,6 +10,12 @@ run(biomeBin(), ['ci', '.']);
 
 step('layers: no import cycle in Rust or TypeScript; the core uses only earlier layers');
 run(process.execPath, ['scripts/check-layers.mjs']);
+
+step('rust: dependencies: licenses, bans, sources (cargo-deny, deny.toml)');
+// The advisories check needs the RustSec database from GitHub, which this
+// machine cannot reach; `npm audit` likewise needs an advisory endpoint the
+// registry mirror does not serve (CONTRIBUTING, "Dependency audit").
+run(cargoDenyBin(), ['check', 'licenses', 'bans', 'sources']);
 
 step('rust: format');
 run('cargo', ['fmt', '--all', '--check']);

@@ -282,7 +282,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tool_codes_match_seed_000() {
+    fn tool_codes_match_the_spec() {
         let codes: alloc::vec::Vec<(&str, u8)> = ToolStatus::ALL
             .iter()
             .map(|s| (s.as_str(), s.code()))
