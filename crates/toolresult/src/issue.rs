@@ -1,5 +1,6 @@
 //! Validation issues: what is wrong, where (a JSON Pointer) and a stable code.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -139,6 +140,64 @@ issue_codes! {
 impl fmt::Display for IssueCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Where a validator puts what it finds: keeps the first `max` issues and
+/// remembers that more were found; [`IssueSink::finish`] then adds the one
+/// `too_many_issues`. Every envelope validator caps through it, so the rule
+/// and its message are in one place.
+#[derive(Debug)]
+pub(crate) struct IssueSink {
+    max: usize,
+    issues: Vec<Issue>,
+    overflowed: bool,
+}
+
+impl IssueSink {
+    pub(crate) fn new(max: usize) -> Self {
+        IssueSink {
+            max,
+            issues: Vec::new(),
+            overflowed: false,
+        }
+    }
+
+    /// Keeps `issue`, or notes that the cap was reached.
+    pub(crate) fn push(&mut self, issue: Issue) {
+        if self.issues.len() >= self.max {
+            self.overflowed = true;
+        } else {
+            self.issues.push(issue);
+        }
+    }
+
+    /// Some issue was dropped: nothing more will be kept.
+    pub(crate) fn is_full(&self) -> bool {
+        self.overflowed
+    }
+
+    /// Notes that a part checked elsewhere was cut short too.
+    pub(crate) fn mark_overflowed(&mut self) {
+        self.overflowed = true;
+    }
+
+    /// The issues kept so far, and whether any was dropped; the sink is empty after.
+    pub(crate) fn take(&mut self) -> (Vec<Issue>, bool) {
+        (core::mem::take(&mut self.issues), self.overflowed)
+    }
+
+    /// The report: the issues kept, then `too_many_issues` when some were dropped.
+    pub(crate) fn finish(mut self) -> Issues {
+        if self.overflowed {
+            let max = self.max;
+            self.issues.push(Issue::new(
+                "",
+                IssueCode::TooManyIssues,
+                format!("more than {max} issues; only the first {max} are listed (raise maxIssues to see more)"),
+            ));
+        }
+        Issues(self.issues)
     }
 }
 

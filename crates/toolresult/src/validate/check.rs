@@ -7,15 +7,14 @@ use alloc::vec::Vec;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
+use crate::issue::{push_pointer_token, Issue, IssueCode, IssueSink, Issues};
 use crate::validate::options::ValidationOptions;
 pub(crate) use crate::wire::serde_count::is_whole;
 
 pub(crate) struct Checker<'o> {
     pub opts: &'o ValidationOptions,
     path: String,
-    issues: Vec<Issue>,
-    overflowed: bool,
+    sink: IssueSink,
 }
 
 /// The JSON type name of a value (`object`, `array`, `string`, ...).
@@ -35,40 +34,22 @@ impl<'o> Checker<'o> {
         Checker {
             opts,
             path: String::new(),
-            issues: Vec::new(),
-            overflowed: false,
+            sink: IssueSink::new(opts.max_issues),
         }
     }
 
-    pub fn finish(mut self) -> Issues {
-        if self.overflowed {
-            let max = self.opts.max_issues;
-            self.issues.push(Issue::new(
-                "",
-                IssueCode::TooManyIssues,
-                format!("more than {max} issues; only the first {max} are listed (raise maxIssues to see more)"),
-            ));
-        }
-        Issues(self.issues)
+    pub fn finish(self) -> Issues {
+        self.sink.finish()
     }
 
     /// Records an issue at the current path.
     pub fn report(&mut self, code: IssueCode, message: impl Into<String>) {
-        if self.issues.len() >= self.opts.max_issues {
-            self.overflowed = true;
-            return;
-        }
-        self.issues
-            .push(Issue::new(self.path.clone(), code, message));
+        self.sink.push(Issue::new(self.path.clone(), code, message));
     }
 
     /// Records an issue at an absolute path.
     pub fn report_at(&mut self, path: &str, code: IssueCode, message: String) {
-        if self.issues.len() >= self.opts.max_issues {
-            self.overflowed = true;
-            return;
-        }
-        self.issues.push(Issue::new(path, code, message));
+        self.sink.push(Issue::new(path, code, message));
     }
 
     /// The JSON Pointer of the value being checked.
@@ -78,7 +59,7 @@ impl<'o> Checker<'o> {
 
     /// Takes the issues found so far (and whether more were dropped).
     pub fn take_issues(&mut self) -> (Vec<Issue>, bool) {
-        (core::mem::take(&mut self.issues), self.overflowed)
+        self.sink.take()
     }
 
     /// Runs `f` with `key` appended to the current path.

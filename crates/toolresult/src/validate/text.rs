@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-use crate::issue::{push_pointer_token, Issue, IssueCode, Issues};
+use crate::issue::{push_pointer_token, Issue, IssueCode, IssueSink, Issues};
 use crate::json::{self, KeySeed, MAX_SAFE_INTEGER};
 use crate::validate::check;
 use crate::validate::check::Checker;
@@ -77,6 +77,7 @@ pub(crate) fn collect(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
             ctx.push(issue.path, issue.code, issue.message);
         }
         if overflowed {
+            ctx.sink.mark_overflowed();
             ctx.stop = Some(Stop::Full);
         }
     }
@@ -143,7 +144,7 @@ struct Ctx<'o> {
     collect: bool,
     /// The JSON Pointer of the value being read (collect mode only).
     path: String,
-    issues: Vec<Issue>,
+    sink: IssueSink,
     stop: Option<Stop>,
 }
 
@@ -155,7 +156,7 @@ impl<'o> Ctx<'o> {
             deferred: None,
             collect,
             path: String::new(),
-            issues: Vec::new(),
+            sink: IssueSink::new(opts.max_issues),
             stop: None,
         }
     }
@@ -165,11 +166,10 @@ impl<'o> Ctx<'o> {
     }
 
     fn push(&mut self, path: String, code: IssueCode, message: String) {
-        if self.issues.len() >= self.opts.max_issues {
+        self.sink.push(Issue::new(path, code, message));
+        if self.sink.is_full() {
             self.stop = Some(Stop::Full);
-            return;
         }
-        self.issues.push(Issue::new(path, code, message));
     }
 
     /// A shape problem at the current path: fatal when accepting, recorded
@@ -218,16 +218,7 @@ impl<'o> Ctx<'o> {
     }
 
     fn finish(self) -> Issues {
-        let mut issues = self.issues;
-        if matches!(self.stop, Some(Stop::Full)) {
-            let max = self.opts.max_issues;
-            issues.push(Issue::new(
-                "",
-                IssueCode::TooManyIssues,
-                format!("more than {max} issues; only the first {max} are listed (raise maxIssues to see more)"),
-            ));
-        }
-        Issues(issues)
+        self.sink.finish()
     }
 }
 
