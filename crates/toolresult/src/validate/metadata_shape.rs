@@ -383,7 +383,7 @@ mod tests {
     //! down. A field added to a type but not to its table fails here.
     extern crate std;
     use super::*;
-    use crate::validate::envelope_shape::TOOL_RESULT;
+    use crate::validate::envelope_shape::{AGENT_RESULT, TOOL_RESULT};
     use crate::validate::shape::{Presence, Rule, Shape};
     use alloc::collections::BTreeSet;
     use alloc::format;
@@ -543,5 +543,25 @@ mod tests {
             TOOL_METADATA.variants.len(),
             crate::ToolMetadata::TOOL_TYPES.len()
         );
+    }
+
+    #[test]
+    fn agent_result_table_agrees_with_the_generated_schema() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../bindings/typescript/schemas/agent-result.v1.json"
+        ))
+        .unwrap();
+        let root: Value = serde_json::from_str(&text).unwrap();
+        let mut out = Vec::new();
+        compare(
+            &root,
+            &AGENT_RESULT,
+            &root,
+            "",
+            &mut BTreeSet::new(),
+            &mut out,
+        );
+        assert!(out.is_empty(), "{}", out.join("\n"));
     }
 }
