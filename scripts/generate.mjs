@@ -26,6 +26,19 @@ const options = { bannerComment: '', additionalProperties: false, format: true, 
 // A schema that constrains nothing (`true`, or only a description) is any JSON
 // value; json-schema-to-typescript would guess an object, so say `unknown`.
 const SHAPE_KEYS = ['type', '$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'properties', 'items'];
+// A `$ref` with only a description beside it (a documented field) is inlined by
+// json-schema-to-typescript, which loses the referenced type's name
+// (`status: "pending" | …` instead of `status: AgentStatus`); as the one
+// member of an `allOf` it keeps the name and the field's doc comment.
+function keepRefNames(node) {
+  if (Array.isArray(node)) return node.map(keepRefNames);
+  if (node === null || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string' && Object.keys(node).length === 2 && 'description' in node) {
+    const { $ref, ...rest } = node;
+    return keepRefNames({ ...rest, allOf: [{ $ref }] });
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, keepRefNames(v)]));
+}
 function markUnknown(node) {
   if (Array.isArray(node)) return node.map(markUnknown);
   if (node === null || typeof node !== 'object') return node;
@@ -42,8 +55,8 @@ function markAny(sub) {
 }
 
 const wireTypes = [
-  await compile(markUnknown(JSON.parse(agentSchema)), 'AgentResult', options),
-  await compile(markUnknown(JSON.parse(toolSchema)), 'ToolResult', options),
+  await compile(markUnknown(keepRefNames(JSON.parse(agentSchema))), 'AgentResult', options),
+  await compile(markUnknown(keepRefNames(JSON.parse(toolSchema))), 'ToolResult', options),
 ];
 // The API types are $defs only; compile each as its own root.
 const apiParts = [];
@@ -51,7 +64,7 @@ const wireText = wireTypes.join('\n');
 for (const [name, def] of Object.entries(apiTypes.$defs)) {
   // Types the wire schemas already declare (ToolStatus, ...) are not repeated.
   if (new RegExp(`export (type|interface) ${name}\\b`).test(wireText)) continue;
-  const schema = { ...def, title: name, $defs: apiTypes.$defs };
+  const schema = keepRefNames({ ...def, title: name, $defs: apiTypes.$defs });
   apiParts.push(await compile(schema, name, { ...options, declareExternallyReferenced: false }));
 }
 const types = HEADER + [...wireTypes, ...apiParts].join('\n');

@@ -60,10 +60,55 @@ fn tidy(v: &mut Value) {
             if numeric {
                 map.remove("format");
             }
+            string_enum(map);
             map.values_mut().for_each(tidy);
         }
         Value::Array(items) => items.iter_mut().for_each(tidy),
         _ => {}
+    }
+}
+
+/// A `oneOf` of documented string constants (what schemars writes for an enum
+/// whose variants have doc comments) becomes a plain string `enum`, with each
+/// variant's doc appended to the description: the TypeScript generator then
+/// names the union type (`AgentStatus`) instead of inlining it, and the schema
+/// reads as it did before the variants were documented.
+fn string_enum(map: &mut serde_json::Map<String, Value>) {
+    let Some(Value::Array(variants)) = map.get("oneOf") else {
+        return;
+    };
+    let mut names = Vec::new();
+    let mut docs = Vec::new();
+    for variant in variants {
+        let Value::Object(v) = variant else { return };
+        let Some(Value::String(name)) = v.get("const") else {
+            return;
+        };
+        if v.keys()
+            .any(|k| !matches!(k.as_str(), "type" | "const" | "description"))
+        {
+            return;
+        }
+        if let Some(Value::String(doc)) = v.get("description") {
+            docs.push(format!("- `{name}`: {doc}"));
+        }
+        names.push(Value::String(name.clone()));
+    }
+    map.remove("oneOf");
+    map.insert("type".into(), Value::String("string".into()));
+    map.insert("enum".into(), Value::Array(names));
+    if !docs.is_empty() {
+        let head = map
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let text = if head.is_empty() {
+            docs.join("\n")
+        } else {
+            format!("{head}\n\n{}", docs.join("\n"))
+        };
+        map.insert("description".into(), Value::String(text));
     }
 }
 

@@ -116,44 +116,17 @@ export const agentResultSchema = {
       ]
     },
     "AgentStatus": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "pending",
-          "description": "Not started."
-        },
-        {
-          "type": "string",
-          "const": "queued",
-          "description": "Waiting to run."
-        },
-        {
-          "type": "string",
-          "const": "running",
-          "description": "Running."
-        },
-        {
-          "type": "string",
-          "const": "success",
-          "description": "Finished and did what was asked."
-        },
-        {
-          "type": "string",
-          "const": "failed",
-          "description": "Finished and failed."
-        },
-        {
-          "type": "string",
-          "const": "timeout",
-          "description": "Stopped at its time limit."
-        },
-        {
-          "type": "string",
-          "const": "cancelled",
-          "description": "Stopped on request."
-        }
-      ],
-      "description": "State of one agent task (docs/spec.md §3)."
+      "description": "State of one agent task (docs/spec.md §3).\n\n- `pending`: Not started.\n- `queued`: Waiting to run.\n- `running`: Running.\n- `success`: Finished and did what was asked.\n- `failed`: Finished and failed.\n- `timeout`: Stopped at its time limit.\n- `cancelled`: Stopped on request.",
+      "type": "string",
+      "enum": [
+        "pending",
+        "queued",
+        "running",
+        "success",
+        "failed",
+        "timeout",
+        "cancelled"
+      ]
     },
     "Artifact": {
       "type": "object",
@@ -293,14 +266,11 @@ export const agentResultSchema = {
       "description": "Why an agent task failed."
     },
     "AgentResultVersion": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "1.0.0",
-          "description": "1.0.0."
-        }
-      ],
-      "description": "The AgentResult schema version."
+      "description": "The AgentResult schema version.\n\n- `1.0.0`: 1.0.0.",
+      "type": "string",
+      "enum": [
+        "1.0.0"
+      ]
     }
   }
 } as const;
@@ -443,79 +413,24 @@ export const toolResultSchema = {
       "description": "The tool call a result answers (docs/spec.md §2)."
     },
     "ToolStatus": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "success",
-          "description": "Finished and did what was asked (code 0)."
-        },
-        {
-          "type": "string",
-          "const": "failed",
-          "description": "Ran and failed (30)."
-        },
-        {
-          "type": "string",
-          "const": "timeout",
-          "description": "Stopped at its time limit (1; retryable)."
-        },
-        {
-          "type": "string",
-          "const": "cancelled",
-          "description": "Stopped on request (2)."
-        },
-        {
-          "type": "string",
-          "const": "requires_confirmation",
-          "description": "Waiting for a person to confirm (3; not terminal)."
-        },
-        {
-          "type": "string",
-          "const": "sandbox_error",
-          "description": "The sandbox failed (40; retryable)."
-        },
-        {
-          "type": "string",
-          "const": "permission_denied",
-          "description": "Not allowed (10)."
-        },
-        {
-          "type": "string",
-          "const": "validation_error",
-          "description": "The input failed its schema (20)."
-        },
-        {
-          "type": "string",
-          "const": "tool_not_found",
-          "description": "No such tool (31)."
-        },
-        {
-          "type": "string",
-          "const": "license_required",
-          "description": "Needs a license (11)."
-        },
-        {
-          "type": "string",
-          "const": "output_validation_failed",
-          "description": "The output failed its schema (21)."
-        },
-        {
-          "type": "string",
-          "const": "rate_limited",
-          "description": "Refused for now by a rate limit (32; retryable)."
-        },
-        {
-          "type": "string",
-          "const": "security_violation",
-          "description": "Stopped by a security rule (41)."
-        },
-        {
-          "type": "string",
-          "const": "resource_limit_exceeded",
-          "description": "Ran out of a resource (42)."
-        }
-      ],
-      "description": "Outcome of one tool execution (docs/spec.md §3)."
+      "description": "Outcome of one tool execution (docs/spec.md §3).\n\n- `success`: Finished and did what was asked (code 0).\n- `failed`: Ran and failed (30).\n- `timeout`: Stopped at its time limit (1; retryable).\n- `cancelled`: Stopped on request (2).\n- `requires_confirmation`: Waiting for a person to confirm (3; not terminal).\n- `sandbox_error`: The sandbox failed (40; retryable).\n- `permission_denied`: Not allowed (10).\n- `validation_error`: The input failed its schema (20).\n- `tool_not_found`: No such tool (31).\n- `license_required`: Needs a license (11).\n- `output_validation_failed`: The output failed its schema (21).\n- `rate_limited`: Refused for now by a rate limit (32; retryable).\n- `security_violation`: Stopped by a security rule (41).\n- `resource_limit_exceeded`: Ran out of a resource (42).",
+      "type": "string",
+      "enum": [
+        "success",
+        "failed",
+        "timeout",
+        "cancelled",
+        "requires_confirmation",
+        "sandbox_error",
+        "permission_denied",
+        "validation_error",
+        "tool_not_found",
+        "license_required",
+        "output_validation_failed",
+        "rate_limited",
+        "security_violation",
+        "resource_limit_exceeded"
+      ]
     },
     "ToolSideEffect": {
       "type": "object",
@@ -562,39 +477,16 @@ export const toolResultSchema = {
       "description": "A resource the execution affected (docs/spec.md §2)."
     },
     "SideEffectType": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "created",
-          "description": "A resource was created."
-        },
-        {
-          "type": "string",
-          "const": "modified",
-          "description": "A resource was changed."
-        },
-        {
-          "type": "string",
-          "const": "deleted",
-          "description": "A resource was deleted."
-        },
-        {
-          "type": "string",
-          "const": "message_sent",
-          "description": "A message was sent."
-        },
-        {
-          "type": "string",
-          "const": "external_api_called",
-          "description": "An external API was called."
-        },
-        {
-          "type": "string",
-          "const": "data_exported",
-          "description": "Data left the system."
-        }
-      ],
-      "description": "What kind of change a side effect is."
+      "description": "What kind of change a side effect is.\n\n- `created`: A resource was created.\n- `modified`: A resource was changed.\n- `deleted`: A resource was deleted.\n- `message_sent`: A message was sent.\n- `external_api_called`: An external API was called.\n- `data_exported`: Data left the system.",
+      "type": "string",
+      "enum": [
+        "created",
+        "modified",
+        "deleted",
+        "message_sent",
+        "external_api_called",
+        "data_exported"
+      ]
     },
     "SchemaIssue": {
       "type": "object",
@@ -1517,24 +1409,13 @@ export const toolResultSchema = {
       "description": "One line of a hunk. `old_line` is set for context and removed lines,\n`new_line` for context and added lines."
     },
     "DiffLineType": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "context",
-          "description": "Unchanged, shown for context."
-        },
-        {
-          "type": "string",
-          "const": "added",
-          "description": "Only in the new text."
-        },
-        {
-          "type": "string",
-          "const": "removed",
-          "description": "Only in the old text."
-        }
-      ],
-      "description": "What a diff line is."
+      "description": "What a diff line is.\n\n- `context`: Unchanged, shown for context.\n- `added`: Only in the new text.\n- `removed`: Only in the old text.",
+      "type": "string",
+      "enum": [
+        "context",
+        "added",
+        "removed"
+      ]
     },
     "SearchResult": {
       "type": "object",
@@ -1670,69 +1551,37 @@ export const toolResultSchema = {
       "description": "A file or directory found."
     },
     "FileKind": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "file",
-          "description": "A file."
-        },
-        {
-          "type": "string",
-          "const": "directory",
-          "description": "A directory."
-        }
-      ],
-      "description": "File or directory."
+      "description": "File or directory.\n\n- `file`: A file.\n- `directory`: A directory.",
+      "type": "string",
+      "enum": [
+        "file",
+        "directory"
+      ]
     },
     "ProcessStatus": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "running",
-          "description": "Still running."
-        },
-        {
-          "type": "string",
-          "const": "stopped",
-          "description": "No longer running."
-        }
-      ],
-      "description": "A background process's state."
+      "description": "A background process's state.\n\n- `running`: Still running.\n- `stopped`: No longer running.",
+      "type": "string",
+      "enum": [
+        "running",
+        "stopped"
+      ]
     },
     "ProcessedType": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "saved",
-          "description": "Saved to a file as it came."
-        },
-        {
-          "type": "string",
-          "const": "markdown",
-          "description": "Converted to markdown."
-        },
-        {
-          "type": "string",
-          "const": "ai_extracted",
-          "description": "Read by a model, which answered `prompt`."
-        }
-      ],
-      "description": "What became of fetched content."
+      "description": "What became of fetched content.\n\n- `saved`: Saved to a file as it came.\n- `markdown`: Converted to markdown.\n- `ai_extracted`: Read by a model, which answered `prompt`.",
+      "type": "string",
+      "enum": [
+        "saved",
+        "markdown",
+        "ai_extracted"
+      ]
     },
     "ImageSource": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "local",
-          "description": "A local file."
-        },
-        {
-          "type": "string",
-          "const": "remote",
-          "description": "A URL."
-        }
-      ],
-      "description": "Where an image came from."
+      "description": "Where an image came from.\n\n- `local`: A local file.\n- `remote`: A URL.",
+      "type": "string",
+      "enum": [
+        "local",
+        "remote"
+      ]
     },
     "ImageDimensions": {
       "type": "object",
@@ -1756,19 +1605,12 @@ export const toolResultSchema = {
       "description": "Pixels."
     },
     "TodoAction": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "read",
-          "description": "The list was read."
-        },
-        {
-          "type": "string",
-          "const": "write",
-          "description": "The list was written."
-        }
-      ],
-      "description": "Read or write."
+      "description": "Read or write.\n\n- `read`: The list was read.\n- `write`: The list was written.",
+      "type": "string",
+      "enum": [
+        "read",
+        "write"
+      ]
     },
     "TodoItem": {
       "type": "object",
@@ -1822,44 +1664,22 @@ export const toolResultSchema = {
       "description": "One todo."
     },
     "TodoStatus": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "pending",
-          "description": "Not started."
-        },
-        {
-          "type": "string",
-          "const": "in_progress",
-          "description": "Being worked on."
-        },
-        {
-          "type": "string",
-          "const": "completed",
-          "description": "Done."
-        }
-      ],
-      "description": "A todo's state."
+      "description": "A todo's state.\n\n- `pending`: Not started.\n- `in_progress`: Being worked on.\n- `completed`: Done.",
+      "type": "string",
+      "enum": [
+        "pending",
+        "in_progress",
+        "completed"
+      ]
     },
     "TodoPriority": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "high",
-          "description": "High priority."
-        },
-        {
-          "type": "string",
-          "const": "medium",
-          "description": "Medium priority."
-        },
-        {
-          "type": "string",
-          "const": "low",
-          "description": "Low priority."
-        }
-      ],
-      "description": "A todo's priority."
+      "description": "A todo's priority.\n\n- `high`: High priority.\n- `medium`: Medium priority.\n- `low`: Low priority.",
+      "type": "string",
+      "enum": [
+        "high",
+        "medium",
+        "low"
+      ]
     },
     "TodoStats": {
       "type": "object",
@@ -2003,19 +1823,12 @@ export const toolResultSchema = {
       "description": "Timing, resource use and context of one execution (docs/spec.md §2)."
     },
     "ToolResultVersion": {
-      "oneOf": [
-        {
-          "type": "string",
-          "const": "1.0.0",
-          "description": "1.0.0."
-        },
-        {
-          "type": "string",
-          "const": "1.1.0",
-          "description": "Adds `tool_metadata`."
-        }
-      ],
-      "description": "The ToolResult schema version."
+      "description": "The ToolResult schema version.\n\n- `1.0.0`: 1.0.0.\n- `1.1.0`: Adds `tool_metadata`.",
+      "type": "string",
+      "enum": [
+        "1.0.0",
+        "1.1.0"
+      ]
     }
   }
 } as const;
