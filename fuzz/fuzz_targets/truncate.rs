@@ -3,10 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::bound::{
-    cap_lines, cut_json_text, preview, truncate_json, truncate_text, MIN_JSON_LIMIT,
-};
+use toolresult::bound::{cap_lines, cut_json_text, preview, truncate_json, truncate_text};
 use toolresult::json::{parse_str, parse_str_exact, ParseLimits};
+use toolresult::limits::MIN_JSON_LIMIT;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&seed, rest)) = data.split_first() else {

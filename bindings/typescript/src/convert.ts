@@ -5,11 +5,8 @@
 // tools module.
 import { ToolResultError, type Outcome } from './errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
-import { LIMITS } from './generated/limits.js';
 import { schemaEngine } from './runtime.js';
-import { toWireText } from './wire.js';
-
-const INPUT_LIMITS = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
+import { INPUT_LIMITS, toWireText } from './wire.js';
 
 export type NormalizeResult = { ok: true; value: AgentResult; changes: Change[]; source: SourceShape } | { ok: false; issues: Issue[] };
 

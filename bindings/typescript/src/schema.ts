@@ -2,7 +2,6 @@
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
 // nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
 import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
-import { LIMITS } from './generated/limits.js';
 import type {
   Issue,
   RegistryStats,
@@ -17,13 +16,12 @@ import type {
 import { RebuiltHandle, schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
 import { applyScreen, screen } from './screen.js';
-import { escapeLoneSurrogates, toWireBytes, toWireText } from './wire.js';
+import { escapeLoneSurrogates, INPUT_LIMITS, toWireBytes, toWireText } from './wire.js';
 
 type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
 type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
 
 // Schemas and values cross as JSON text, checked on the way like envelopes.
-const INPUT_LIMITS = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
 
 function wire(value: unknown, code: ToolResultErrorCode, what: string): string {
   const w = toWireText(value, INPUT_LIMITS);

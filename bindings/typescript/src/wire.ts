@@ -289,7 +289,7 @@ export function tooLargeIssue(maxBytes: number, size: number): Issue {
 }
 
 /** The limits for inputs the wasm side checks again (results, options): the validators' defaults. */
-const INPUT_LIMITS: WireLimits = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
+export const INPUT_LIMITS: WireLimits = { maxBytes: LIMITS.defaultMaxBytes, maxDepth: LIMITS.defaultMaxDepth };
 
 /**
  * A value given as a JS value or as JSON text, as the JSON text the wasm side

@@ -1,7 +1,7 @@
 use toolresult::interop::migrate::{self, MigrationContext};
 use toolresult::interop::{self, CallContext, McpRevision, VercelShape};
 use toolresult::json::{parse_str, ParseLimits};
-use toolresult::validate::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 

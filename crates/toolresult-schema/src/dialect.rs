@@ -7,15 +7,15 @@ use toolresult::{Issue, IssueCode};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub enum Dialect {
+    /// JSON Schema 2020-12.
     #[default]
     #[serde(rename = "2020-12")]
-    /// JSON Schema 2020-12.
     Draft202012,
-    #[serde(rename = "2019-09")]
     /// JSON Schema 2019-09.
+    #[serde(rename = "2019-09")]
     Draft201909,
-    #[serde(rename = "draft-07")]
     /// JSON Schema draft 7.
+    #[serde(rename = "draft-07")]
     Draft7,
 }
 

@@ -3,7 +3,7 @@
 
 use toolresult::bound;
 use toolresult::json::ParseLimits;
-use toolresult::validate::options::DEFAULT_MAX_DEPTH;
+use toolresult::limits::DEFAULT_MAX_DEPTH;
 use wasm_bindgen::prelude::*;
 
 use crate::{outcome, to_json};

@@ -1,5 +1,5 @@
 use toolresult::json::{parse_str, ParseLimits};
-use toolresult::validate::options::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{Issue, IssueCode, Issues, Stamp};
 use wasm_bindgen::prelude::*;
 

@@ -7,9 +7,8 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::arb_json;
-use toolresult::bound::{
-    cap_lines, preview, sha256_hex, truncate_json, truncate_text, MIN_JSON_LIMIT,
-};
+use toolresult::bound::{cap_lines, preview, sha256_hex, truncate_json, truncate_text};
+use toolresult::limits::MIN_JSON_LIMIT;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]

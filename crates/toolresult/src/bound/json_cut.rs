@@ -17,8 +17,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{kept_share, marker_len, MIN_JSON_LIMIT};
-use crate::json::{ParseLimits, MAX_SAFE_INTEGER};
+use crate::json::ParseLimits;
 use crate::limits::MAX_DEPTH_CEILING;
+use crate::limits::MAX_SAFE_INTEGER;
 
 /// One array or object, found by the first pass.
 #[derive(Clone, Copy)]
@@ -143,25 +144,14 @@ impl Scanner<'_> {
         let int_start = p;
         match src.get(p) {
             Some(b'0') => p += 1,
-            Some(b'1'..=b'9') => {
-                while matches!(src.get(p), Some(b'0'..=b'9')) {
-                    p += 1;
-                }
-            }
+            Some(b'1'..=b'9') => p = digits_end(src, p),
             _ => return Err(Rejected),
         }
         let int_digits = p - int_start;
         let mut integer = true;
         if src.get(p) == Some(&b'.') {
             integer = false;
-            p += 1;
-            let at = p;
-            while matches!(src.get(p), Some(b'0'..=b'9')) {
-                p += 1;
-            }
-            if p == at {
-                return Err(Rejected);
-            }
+            p = digits_after(src, p + 1)?;
         }
         let mut exponent = false;
         if matches!(src.get(p), Some(b'e' | b'E')) {
@@ -171,13 +161,7 @@ impl Scanner<'_> {
             if matches!(src.get(p), Some(b'+' | b'-')) {
                 p += 1;
             }
-            let at = p;
-            while matches!(src.get(p), Some(b'0'..=b'9')) {
-                p += 1;
-            }
-            if p == at {
-                return Err(Rejected);
-            }
+            p = digits_after(src, p)?;
         }
         self.pos = p;
         // ASCII by construction.
@@ -269,6 +253,23 @@ impl Scanner<'_> {
 }
 
 /// Fails on a key that appears twice, comparing keys as decoded.
+/// Where the run of ASCII digits starting at `p` ends.
+fn digits_end(src: &[u8], mut p: usize) -> usize {
+    while matches!(src.get(p), Some(b'0'..=b'9')) {
+        p += 1;
+    }
+    p
+}
+
+/// The end of the one-or-more digits a fraction or an exponent needs at `p`.
+fn digits_after(src: &[u8], p: usize) -> Scan<usize> {
+    let end = digits_end(src, p);
+    if end == p {
+        return Err(Rejected);
+    }
+    Ok(end)
+}
+
 fn unique_keys(src: &[u8], keys: &mut [(usize, usize)]) -> Scan<()> {
     if keys.len() < 2 {
         return Ok(());

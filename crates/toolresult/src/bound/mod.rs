@@ -13,9 +13,8 @@ use sha2::{Digest, Sha256};
 
 use crate::issue::{Issue, IssueCode};
 use crate::json::{self, ParseLimits};
-use crate::limits::MAX_DEPTH_CEILING;
 
-pub use crate::limits::{DEFAULT_MAX_LINES, DEFAULT_MAX_OUTPUT_BYTES, MIN_JSON_LIMIT};
+use crate::limits::{MAX_DEPTH_CEILING, MIN_JSON_LIMIT};
 
 /// Lowercase hex sha256 of the bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -245,7 +244,8 @@ pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Resul
     })
 }
 
-/// Cuts JSON text to at most `max_bytes`, keeping it valid JSON.
+/// [`cut_json_text`] with the sha256 of the text as given: JSON text cut to
+/// at most `max_bytes`, still valid JSON.
 ///
 /// ```
 /// use toolresult::bound::truncate_json_text;
@@ -257,8 +257,6 @@ pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Resul
 /// assert!(serde_json::from_str::<serde_json::Value>(&cut.output).is_ok());
 /// assert_eq!(cut.sha256.len(), 64); // of the whole text
 /// ```
-///
-/// [`cut_json_text`] with the sha256 of the text as given.
 pub fn truncate_json_text(
     text: &str,
     max_bytes: usize,

@@ -33,8 +33,6 @@ use crate::bound::preview;
 use crate::wire::tool_metadata::{DiffHunk, DiffLineType, TodoStatus, ToolMetadata};
 use crate::wire::tool_result::ToolResult;
 
-pub use crate::limits::DEFAULT_PREVIEW_CHARS;
-
 /// Where a preview that left text out says so.
 pub const TRUNCATION_NOTE: &str = "\n… (truncated; call get_tool_result for the full result)";
 

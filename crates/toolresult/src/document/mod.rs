@@ -14,7 +14,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::bound::{sha256_hex, DEFAULT_MAX_LINES};
+use crate::bound::sha256_hex;
+use crate::limits::DEFAULT_MAX_LINES;
 use crate::screen::{ScreenFinding, ScreenVerdict, Screener};
 
 /// The six required sections, in order.
@@ -160,8 +161,8 @@ pub struct ArtifactInput {
     /// Given, or computed from `content`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What the artifact is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The artifact's text, to compute its sha256 (not written into the document).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -21,14 +21,14 @@ pub struct CallContext {
     /// The call's arguments.
     #[serde(default)]
     pub arguments: Option<Map<String, Value>>,
-    #[serde(default)]
     /// The id of the call the result answers.
+    #[serde(default)]
     pub tool_call_id: Option<String>,
-    #[serde(default)]
     /// When the call started (RFC 3339).
-    pub started_at: Option<String>,
     #[serde(default)]
+    pub started_at: Option<String>,
     /// When the call ended (RFC 3339).
+    #[serde(default)]
     pub completed_at: Option<String>,
 }
 

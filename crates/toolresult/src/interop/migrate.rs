@@ -32,14 +32,14 @@ use crate::wire::agent_result::AgentResultVersion;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MigrationContext {
-    #[serde(default)]
     /// The agent id to use where the source has none.
+    #[serde(default)]
     pub agent_id: Option<String>,
-    #[serde(default)]
     /// The agent type to use where the source has none.
-    pub agent_type: Option<String>,
     #[serde(default)]
+    pub agent_type: Option<String>,
     /// The action to use where the source has none.
+    #[serde(default)]
     pub action: Option<String>,
     /// RFC 3339. When neither this nor an AgentMessage gives one, `now`.
     #[serde(default)]
@@ -64,11 +64,11 @@ pub struct Change {
     pub message: String,
 }
 
+/// What migration did to a field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-/// What migration did to a field.
 pub enum ChangeKind {
     /// Copied or renamed from the input.
     Mapped,
@@ -96,8 +96,8 @@ pub enum SourceShape {
     AgentMessage,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
 /// An AgentResult v1 made from what was received, and how.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Normalized {
     /// The AgentResult v1, as JSON.
     pub value: Value,

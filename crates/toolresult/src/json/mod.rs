@@ -14,9 +14,8 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::issue::{push_pointer_token, Issue, IssueCode};
-use crate::limits::MAX_DEPTH_CEILING;
 
-pub use crate::limits::MAX_SAFE_INTEGER;
+use crate::limits::{MAX_DEPTH_CEILING, MAX_SAFE_INTEGER};
 
 /// Limits applied while parsing.
 #[derive(Debug, Clone, Copy)]

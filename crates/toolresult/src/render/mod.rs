@@ -150,7 +150,7 @@ pub fn render_text(result: &ToolResult, opts: &RenderOptions) -> String {
         lines: Vec::new(),
     };
     if opts.collapsed {
-        let preview = result_preview(result, crate::bound::preview::DEFAULT_PREVIEW_CHARS);
+        let preview = result_preview(result, crate::limits::DEFAULT_PREVIEW_CHARS);
         if !preview.is_empty() {
             body.text("  ", Some(DIM), &preview);
         }

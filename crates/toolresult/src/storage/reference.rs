@@ -10,7 +10,7 @@ use crate::storage::summarize::summarize;
 use crate::wire::status::ToolStatus;
 use crate::wire::tool_result::ToolResult;
 
-pub use crate::bound::preview::{DEFAULT_PREVIEW_CHARS, TRUNCATION_NOTE};
+pub use crate::bound::preview::TRUNCATION_NOTE;
 
 /// Seed 003's tool message: a stored result's reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,10 +29,10 @@ pub struct ToolResultReference {
     pub result_ref: ResultRef,
 }
 
+/// What a reference says about the result it stands for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
-/// What a reference says about the result it stands for.
 pub struct ReferenceMetadata {
     /// Bytes of the full output (compact JSON), before any truncation.
     pub size_bytes: u64,

@@ -11,8 +11,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::bound::preview::{result_preview, DEFAULT_PREVIEW_CHARS};
+use crate::bound::preview::result_preview;
 use crate::issue::{Issue, IssueCode, Issues};
+use crate::limits::DEFAULT_PREVIEW_CHARS;
 use crate::storage::reference::{call_id, output_bytes};
 use crate::storage::summarize::summarize;
 use crate::validate::check::parse_timestamp;
@@ -71,8 +72,8 @@ pub struct StoredMeta {
     pub tool_name: String,
     /// How it ended.
     pub status: ToolStatus,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The conversation it was stored for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog_id: Option<String>,
     /// When the execution started (RFC 3339).
     pub started_at: String,
@@ -88,11 +89,11 @@ pub struct StoredMeta {
     pub preview: String,
 }
 
+/// Which retention limit evicted a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-/// Which retention limit evicted a result.
 pub enum EvictionReason {
     /// It was older than `max_age_ms`.
     MaxAge,
@@ -112,8 +113,8 @@ pub struct Eviction {
     pub tool_call_id: String,
     /// The tool that ran.
     pub tool_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The conversation it was stored for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog_id: Option<String>,
     /// Why it was evicted.
     pub reason: EvictionReason,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::issue::{Issue, IssueCode, Issues};
 
-pub use crate::limits::{
+use crate::limits::{
     DEFAULT_DURATION_TOLERANCE_MS, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ISSUES,
     MAX_DEPTH_CEILING,
 };

@@ -19,7 +19,8 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::issue::{push_pointer_token, Issue, IssueCode, IssueSink, Issues};
-use crate::json::{self, KeySeed, MAX_SAFE_INTEGER};
+use crate::json::{self, KeySeed};
+use crate::limits::MAX_SAFE_INTEGER;
 use crate::validate::check;
 use crate::validate::check::Checker;
 use crate::validate::meaning::{self, Sink};
@@ -61,24 +62,23 @@ pub(crate) fn collect(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
     }
     let mut ctx = Ctx::new(opts, true);
     if let Err(err) = run(text, kind, &mut ctx) {
-        match ctx.stop.take() {
-            // An input-level problem: it alone is the report.
-            Some(Stop::Input(issue)) => return Issues::from(issue),
-            Some(Stop::Full) => ctx.stop = Some(Stop::Full),
-            None => {
-                let issue = json::syntax_issue(ctx.path.clone(), &err);
-                return Issues::from(issue);
-            }
+        // An input-level problem: it alone is the report.
+        if let Some(issue) = ctx.input_issue.take() {
+            return Issues::from(issue);
+        }
+        // Otherwise the run stopped because `max_issues` were found, or at a
+        // syntax error.
+        if !ctx.full() {
+            return Issues::from(json::syntax_issue(ctx.path.clone(), &err));
         }
     }
     if !ctx.full() {
         let (issues, overflowed) = check_deferred(&mut ctx);
         for issue in issues {
-            ctx.push(issue.path, issue.code, issue.message);
+            ctx.sink.push(issue);
         }
         if overflowed {
             ctx.sink.mark_overflowed();
-            ctx.stop = Some(Stop::Full);
         }
     }
     if !ctx.full() {
@@ -126,14 +126,6 @@ impl Sink for Report<'_, '_> {
     }
 }
 
-/// Why a collecting run stopped early.
-enum Stop {
-    /// A problem with the input itself (duplicate key, unsafe integer, depth).
-    Input(Issue),
-    /// `max_issues` were found.
-    Full,
-}
-
 struct Ctx<'o> {
     opts: &'o ValidationOptions,
     caps: Captures,
@@ -144,8 +136,11 @@ struct Ctx<'o> {
     collect: bool,
     /// The JSON Pointer of the value being read (collect mode only).
     path: String,
+    /// Where issues go; once full, a collecting run stops.
     sink: IssueSink,
-    stop: Option<Stop>,
+    /// A problem with the input itself (duplicate key, unsafe integer,
+    /// depth): it stops the run and is the whole report.
+    input_issue: Option<Issue>,
 }
 
 impl<'o> Ctx<'o> {
@@ -157,19 +152,16 @@ impl<'o> Ctx<'o> {
             collect,
             path: String::new(),
             sink: IssueSink::new(opts.max_issues),
-            stop: None,
+            input_issue: None,
         }
     }
 
     fn full(&self) -> bool {
-        matches!(self.stop, Some(Stop::Full))
+        self.sink.is_full()
     }
 
     fn push(&mut self, path: String, code: IssueCode, message: String) {
         self.sink.push(Issue::new(path, code, message));
-        if self.sink.is_full() {
-            self.stop = Some(Stop::Full);
-        }
     }
 
     /// A shape problem at the current path: fatal when accepting, recorded
@@ -192,7 +184,7 @@ impl<'o> Ctx<'o> {
     /// An input-level problem at a given path: always fatal.
     fn input_at<E: de::Error>(&mut self, path: String, code: IssueCode, message: String) -> E {
         if self.collect {
-            self.stop = Some(Stop::Input(Issue::new(path, code, message)));
+            self.input_issue = Some(Issue::new(path, code, message));
         }
         reject()
     }
@@ -200,7 +192,7 @@ impl<'o> Ctx<'o> {
     /// An input-level problem at the current path: always fatal.
     fn input<E: de::Error>(&mut self, code: IssueCode, message: &dyn Fn() -> String) -> E {
         if self.collect {
-            self.stop = Some(Stop::Input(Issue::new(self.path.clone(), code, message())));
+            self.input_issue = Some(Issue::new(self.path.clone(), code, message()));
         }
         reject()
     }

@@ -62,9 +62,9 @@ pub struct AgentResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AgentResultVersion {
+    /// 1.0.0.
     #[default]
     #[serde(rename = "1.0.0")]
-    /// 1.0.0.
     V1_0_0,
 }
 
@@ -81,26 +81,26 @@ pub struct AgentMetrics {
     /// Wall time of the task in milliseconds (fractions allowed).
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub duration_ms: f64,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::serde_count::option"
-    )]
     /// Model tokens used.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::serde_count::option"
+    )]
     pub tokens_used: Option<u64>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::serde_count::option"
-    )]
     /// API calls made.
-    pub api_calls: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    pub api_calls: Option<u64>,
     /// Peak memory, in bytes.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::serde_count::option"
+    )]
     pub memory_used_bytes: Option<u64>,
 }
 
@@ -114,11 +114,11 @@ pub struct AgentError {
     pub code: String,
     /// A human-readable description.
     pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Anything more that explains the error.
-    pub details: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Map<String, Value>>,
     /// A stack trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<String>,
     /// Whether retrying the task may succeed (absent means false).
     #[serde(default)]
@@ -130,34 +130,34 @@ pub struct AgentError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Artifact {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// A name for people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// A file path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// A URI.
-    pub uri: Option<String>,
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    /// What kind of artifact (free text).
-    pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
+    /// What kind of artifact (free text).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
     /// Its media type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
+    /// Its size in bytes.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
-    /// Its size in bytes.
     pub size_bytes: Option<u64>,
     /// sha256 of the content, 64 lowercase hex digits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("pattern" = "^[0-9a-f]{64}$")))]
     pub sha256: Option<String>,
-    #[serde(flatten)]
     /// Any other fields, kept as they are.
+    #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 pub struct ToolDefinition {
     /// The tool's name.
     pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What the tool does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// JSON Schema of the call's `parameters`.
     #[serde(

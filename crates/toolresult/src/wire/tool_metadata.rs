@@ -96,8 +96,8 @@ pub struct FileReadMetadata {
     pub offset: u64,
     /// The lines read, without their line endings.
     pub lines: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Lines in the whole file, when known.
     #[serde(
@@ -123,8 +123,8 @@ pub struct FileWriteMetadata {
     /// Bytes written.
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub size: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }
 
@@ -135,30 +135,30 @@ pub struct FileWriteMetadata {
 pub struct FileEditMetadata {
     /// Path of the file, as the tool was given it.
     pub file_path: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::serde_count::option"
-    )]
     /// First line the edit touched (from 1).
-    pub start_line: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    pub start_line: Option<u64>,
     /// Last line the edit touched (from 1).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::serde_count::option"
+    )]
     pub end_line: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The text replaced.
-    pub old_content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_content: Option<String>,
     /// The text put in its place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_content: Option<String>,
     /// The change, as unified-diff hunks.
     pub diff_hunks: Vec<DiffHunk>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }
 
@@ -174,8 +174,8 @@ pub struct FileMultiEditMetadata {
     pub edit_count: u64,
     /// The change, as unified-diff hunks.
     pub diff_hunks: Vec<DiffHunk>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }
 
@@ -184,17 +184,17 @@ pub struct FileMultiEditMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DiffHunk {
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// First line of the hunk in the old text (from 1).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub old_start: u64,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Lines of the old text the hunk covers (context and removed).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub old_count: u64,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// First line of the hunk in the new text (from 1).
-    pub new_start: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub new_start: u64,
     /// Lines of the new text the hunk covers (context and added).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub new_count: u64,
     /// The hunk's lines, in order.
     pub lines: Vec<DiffLine>,
@@ -206,24 +206,24 @@ pub struct DiffHunk {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DiffLine {
-    #[serde(rename = "type")]
     /// Whether the line is unchanged, added or removed.
+    #[serde(rename = "type")]
     pub kind: DiffLineType,
     /// The line without its line ending.
     pub content: String,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::wire::serde_count::option"
-    )]
     /// Its number in the old text (absent for added lines).
-    pub old_line: Option<u64>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
+    pub old_line: Option<u64>,
     /// Its number in the new text (absent for removed lines).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::wire::serde_count::option"
+    )]
     pub new_line: Option<u64>,
 }
 
@@ -252,8 +252,8 @@ impl DiffLineType {
 pub struct GrepMetadata {
     /// The pattern searched for.
     pub pattern: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where the search ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// The file filter (glob), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,8 +275,8 @@ pub struct GrepMetadata {
 pub struct SearchResult {
     /// The file the matches are in.
     pub file_path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Its matching lines.
     pub matches: Vec<SearchMatch>,
@@ -288,16 +288,16 @@ pub struct SearchResult {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SearchMatch {
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Line number of the match (from 1).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub line_number: u64,
     /// The whole line.
     pub content: String,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Where the match starts in `content`, in UTF-16 code units.
-    pub match_start: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub match_start: u64,
     /// Where the match ends in `content` (exclusive), in UTF-16 code units.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub match_end: u64,
     /// Lines around the match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -309,8 +309,8 @@ pub struct SearchMatch {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ContextLine {
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Line number (from 1).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub line_number: u64,
     /// The line.
     pub content: String,
@@ -323,13 +323,13 @@ pub struct ContextLine {
 pub struct GlobMetadata {
     /// The glob pattern.
     pub pattern: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where the search ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// What was found.
     pub files: Vec<FileInfo>,
-    #[serde(default)]
     /// More was found than is listed.
+    #[serde(default)]
     pub truncated: bool,
 }
 
@@ -340,22 +340,22 @@ pub struct GlobMetadata {
 pub struct FileInfo {
     /// Path of the entry.
     pub path: String,
-    #[serde(rename = "type")]
     /// File or directory.
+    #[serde(rename = "type")]
     pub kind: FileKind,
+    /// Size in bytes.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
-    /// Size in bytes.
     pub size: Option<u64>,
     /// RFC 3339.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub mod_time: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Language of the content (`detect_language` names), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
 }
 
@@ -387,18 +387,18 @@ pub struct BashMetadata {
     /// Interleaved output, when the streams were not kept apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Standard output, when kept apart from stderr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stdout: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Standard error, when kept apart from stdout.
-    pub stderr: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
     /// The directory it ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub working_dir: Option<String>,
+    /// How long it ran, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
-    /// How long it ran, in milliseconds.
     pub duration_ms: Option<f64>,
     /// The command hit its time limit; the result's status is then `timeout`.
     #[serde(default)]
@@ -412,11 +412,11 @@ pub struct BashMetadata {
 pub struct BackgroundBashMetadata {
     /// The command line.
     pub command: String,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Process id.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub pid: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where its output is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_path: Option<String>,
     /// Whether it is still running.
     pub status: ProcessStatus,
@@ -443,21 +443,21 @@ pub enum ProcessStatus {
 pub struct WebFetchMetadata {
     /// The URL fetched.
     pub url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The response's media type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    /// Size of the response body in bytes.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
-    /// Size of the response body in bytes.
     pub size: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where the body was saved, when it was.
-    pub saved_path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_path: Option<String>,
     /// What the model was asked to extract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
     /// What was done with the body.
     pub processed_type: ProcessedType,
@@ -489,8 +489,8 @@ pub struct ImageRecognitionMetadata {
     pub prompt: String,
     /// What the model answered.
     pub analysis: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The image's size in pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_size: Option<ImageDimensions>,
 }
 
@@ -510,11 +510,11 @@ pub enum ImageSource {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ImageDimensions {
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Width in pixels.
-    pub width: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub width: u64,
     /// Height in pixels.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub height: u64,
 }
 
@@ -525,8 +525,8 @@ pub struct ImageDimensions {
 pub struct ThinkingMetadata {
     /// The thought.
     pub thought: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What kind of thought (free text, e.g. `planning`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
 }
 
@@ -565,16 +565,16 @@ pub struct TodoItem {
     pub content: String,
     /// Where it stands.
     pub status: TodoStatus,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// How urgent it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<TodoPriority>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     /// When it was created (RFC 3339).
-    pub created_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
+    pub created_at: Option<String>,
     /// When it last changed (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
     pub updated_at: Option<String>,
 }
 
@@ -609,17 +609,17 @@ pub enum TodoPriority {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TodoStats {
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Items in the list.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub total: u64,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Items completed.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub completed: u64,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Items in progress.
-    pub in_progress: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub in_progress: u64,
     /// Items pending.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub pending: u64,
 }
 
@@ -630,8 +630,8 @@ pub struct TodoStats {
 pub struct SubagentMetadata {
     /// What the other agent was asked.
     pub question: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Which class of model answered (free text, e.g. `fast`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_strength: Option<String>,
     /// Its answer.
     pub response: String,
@@ -642,20 +642,20 @@ pub struct SubagentMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct BatchMetadata {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What the batch was for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The nested results, each a whole ToolResult.
     pub sub_results: Vec<ToolResult>,
+    /// How long the batch took, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
-    /// How long the batch took, in milliseconds.
     pub duration_ms: Option<f64>,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Nested results with status `success` (checked).
-    pub success_count: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub success_count: u64,
     /// Nested results with any other status (checked).
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub failure_count: u64,
 }
 
@@ -666,15 +666,15 @@ pub struct BatchMetadata {
 pub struct BrowserNavigateMetadata {
     /// The URL asked for.
     pub url: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Where the browser ended up, after redirects.
-    pub final_url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
     /// The page's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// How long the page took to load, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
-    /// How long the page took to load, in milliseconds.
     pub load_time_ms: Option<f64>,
 }
 
@@ -685,23 +685,23 @@ pub struct BrowserNavigateMetadata {
 pub struct BrowserScreenshotMetadata {
     /// Where the image was saved.
     pub output_path: String,
-    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     /// Width in pixels.
-    pub width: u64,
     #[serde(deserialize_with = "crate::wire::serde_count::count")]
+    pub width: u64,
     /// Height in pixels.
+    #[serde(deserialize_with = "crate::wire::serde_count::count")]
     pub height: u64,
     /// `png`, `jpeg`, `webp`.
     pub format: String,
-    #[serde(default)]
     /// The whole page, not only the viewport.
+    #[serde(default)]
     pub full_page: bool,
+    /// Size of the image file in bytes.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "crate::wire::serde_count::option"
     )]
-    /// Size of the image file in bytes.
     pub file_size: Option<u64>,
 }
 
@@ -712,12 +712,13 @@ pub struct BrowserScreenshotMetadata {
 pub struct McpMetadata {
     /// The tool's name on its server.
     pub mcp_tool_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The MCP server's name.
-    pub server_name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_name: Option<String>,
     /// The arguments the tool was called with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Map<String, Value>>,
+    /// The MCP content blocks the tool returned.
     #[cfg_attr(
         feature = "schema",
         schemars(extend("items" = {
@@ -726,11 +727,10 @@ pub struct McpMetadata {
             "properties": {"type": {"type": "string", "minLength": 1}}
         }))
     )]
-    /// The MCP content blocks the tool returned.
     pub content: Vec<Map<String, Value>>,
+    /// How long the call took, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
-    /// How long the call took, in milliseconds.
     pub duration_ms: Option<f64>,
 }
 
@@ -739,8 +739,8 @@ pub struct McpMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct CustomMetadata {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     /// A name for the kind of data (renderers may be registered for it).
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub name: String,
     /// The data, any JSON.
     pub data: Value,

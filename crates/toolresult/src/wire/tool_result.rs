@@ -76,9 +76,9 @@ pub struct ToolResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ToolResultVersion {
+    /// 1.0.0.
     #[default]
     #[serde(rename = "1.0.0")]
-    /// 1.0.0.
     V1_0_0,
     /// Adds `tool_metadata`.
     #[serde(rename = "1.1.0")]
@@ -99,8 +99,8 @@ impl ToolResultVersion {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToolInput {
-    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     /// The tool called.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub tool_name: String,
     /// The arguments the tool was called with.
     pub parameters: Map<String, Value>,
@@ -136,8 +136,8 @@ pub struct ToolResultMetadata {
     /// True when the output was cut to fit a size limit (absent means false).
     #[serde(default)]
     pub output_truncated: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The sandbox it ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox_id: Option<String>,
     /// Memory, CPU and I/O figures from the sandbox.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,17 +145,17 @@ pub struct ToolResultMetadata {
     /// Tool-specific figures such as rows processed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub execution_metrics: Option<Map<String, Value>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
     /// The agent that called the tool (UUID).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
     pub agent_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
     /// The user it ran for (UUID).
-    pub user_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
+    pub user_id: Option<String>,
     /// The batch the call was part of (UUID).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "uuid")))]
     pub batch_id: Option<String>,
     /// Position in the batch, from 0; requires `batch_id`.
     #[serde(
@@ -174,20 +174,20 @@ pub struct ToolResultMetadata {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ToolSideEffect {
-    #[serde(rename = "type")]
     /// What happened to the resource.
+    #[serde(rename = "type")]
     pub kind: SideEffectType,
     /// File path, entity id or URL.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub resource: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// What happened, for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     /// The value before.
-    pub previous_value: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_value: Option<Value>,
     /// The value after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_value: Option<Value>,
     /// RFC 3339.
     #[cfg_attr(feature = "schema", schemars(extend("format" = "date-time")))]
