@@ -50,7 +50,7 @@ try {
       const nav = performance.getEntriesByType('navigation')[0];
       const out = { domContentLoaded: nav.domContentLoadedEventEnd, ready: mark('toolresult:ready') };
       const t = globalThis.toolresult;
-      // First validation: the example, through the worker (which loads its own envelope module).
+      // First validation: the example, through the worker (which loads its own core module).
       const before = Number(document.body.dataset.analyses ?? 0);
       const t0 = performance.now();
       document.getElementById('example').click();
@@ -68,7 +68,7 @@ try {
         await WebAssembly.compileStreaming(fetch(u));
         return performance.now() - c0;
       };
-      out.compileEnvelope = await compile(/toolresult_wasm_bg/, wasm);
+      out.compileCore = await compile(/toolresult_wasm_bg/, wasm);
       let c0 = performance.now();
       await t.loadSchemaEngine();
       t.compileSchema({ type: 'object', required: ['a'] }).validate({});
@@ -114,14 +114,14 @@ of what a user sees; add the download time of the sizes below on a real connecti
 | step | files | gzip |
 |---|---|---:|
 | the page (HTML, CSS, JS) | ${shell.length} | ${kb(sum(shell))} |
-| + envelope module (\`init()\`: validation, builders, bounding, locate) | ${envelope.length} | ${kb(sum(envelope))} |
-| + validation worker (its JS; it reuses the envelope module's URL) | ${worker.length} | ${kb(sum(worker))} |
-| + tools module (\`loadSchemaEngine()\`: JSON Schema, store, conversions, renderers) | ${tools.length} | ${kb(sum(tools))} |
+| + core module (\`init()\`: validation, builders, bounding, locate, store, references, conversions, renderers) | ${envelope.length} | ${kb(sum(envelope))} |
+| + validation worker (its JS; it reuses the core module's URL) | ${worker.length} | ${kb(sum(worker))} |
+| + JSON Schema engine module (\`loadSchemaEngine()\`: \`compileSchema\`, \`ToolRegistry\`) | ${tools.length} | ${kb(sum(tools))} |
 | + screen module (\`loadScreen()\`) | ${screenFiles.length} | ${kb(sum(screenFiles))} |
 
-A page that validates and shows issues needs the first three rows: **${kb(sum(shell) + sum(envelope) + sum(worker))}**.
-Rendering a ToolResult, the store and conversions need the tools module too (the split that
-moves them out of it is the weight-and-speed work): **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(tools))}**.
+A page that validates, renders, converts and stores results needs the first three rows:
+**${kb(sum(shell) + sum(envelope) + sum(worker))}** (docs/modules.md). Checking JSON Schemas adds the
+engine: **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(tools))}**.
 
 | file | raw | gzip |
 |---|---:|---:|
@@ -132,11 +132,11 @@ ${files.map((f) => `| \`${f.replace(/-[A-Za-z0-9_-]{8}\./, '-[hash].')}\` | ${kb
 | what | time |
 |---|---:|
 | DOMContentLoaded | ${ms(m('domContentLoaded'))} |
-| page ready (envelope module instantiated, \`init()\` resolved) | ${ms(m('ready'))} |
+| page ready (core module instantiated, \`init()\` resolved) | ${ms(m('ready'))} |
 | first validation (click → issues shown; the worker starts and loads its module) | ${ms(m('firstValidation'))} |
-| envelope module: \`WebAssembly.compileStreaming\` | ${ms(m('compileEnvelope'))} |
-| tools module: \`WebAssembly.compileStreaming\` | ${ms(m('compileTools'))} |
-| tools module: \`loadSchemaEngine()\` + first schema validation | ${ms(m('toolsFirstUse'))} |
+| core module: \`WebAssembly.compileStreaming\` | ${ms(m('compileCore'))} |
+| JSON Schema engine module: \`WebAssembly.compileStreaming\` | ${ms(m('compileTools'))} |
+| JSON Schema engine module: \`loadSchemaEngine()\` + first schema validation | ${ms(m('toolsFirstUse'))} |
 | screen module: \`WebAssembly.compileStreaming\` | ${ms(m('compileScreen'))} |
 | screen module: \`loadScreen()\` + first \`screen()\` | ${ms(m('screenFirstUse'))} |
 `;

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 
-// The envelope module, and the JSON Schema engine in a module of its own so
-// envelope-only users never download or instantiate it.
+// The core module (everything but the JSON Schema engine and the screen), and
+// the engine in a module of its own so only code that checks JSON Schemas
+// downloads or instantiates it (docs/modules.md).
 const MODULES = [
   { crate: 'toolresult-wasm', name: 'toolresult_wasm', profile: 'release' },
   { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm', profile: 'release' },

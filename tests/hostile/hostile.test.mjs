@@ -93,6 +93,6 @@ test('a trap of the schema engine restarts it; compiled schemas and registries k
     ['type'],
   );
   assert.deepEqual(registry.names(), ['t']);
-  // The envelope module was not affected.
+  // The core module was not affected.
   assertAlive();
 });

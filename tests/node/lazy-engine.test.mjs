@@ -1,6 +1,8 @@
-// The JSON Schema engine is a separate wasm module: code that only validates
-// envelopes never reads, downloads or instantiates it. (Each test file runs in
-// its own process, so nothing else has loaded the package here.)
+// The JSON Schema engine is a separate wasm module: code that does not check
+// JSON Schemas — envelopes, builders, bounding, the result store, references,
+// conversions, renderers (docs/modules.md) — never reads, downloads or
+// instantiates it. (Each test file runs in its own process, so nothing else
+// has loaded the package here.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,6 +21,19 @@ function envelopeWork(t) {
   assert.equal(t.validateToolResult(JSON.stringify(r)).ok, true);
   assert.equal(t.truncateOutput('z'.repeat(100), { maxBytes: 10 }).output_truncated, true);
   assert.equal(t.sha256Hex('abc').length, 64);
+  // The store, references, conversions and renderers are envelope-module work too.
+  const store = new t.ResultStore();
+  const report = store.put(r, { dialog_id: 'd1' });
+  assert.equal(report.stored, true);
+  assert.equal(store.get(r.metadata.execution_id).metadata.execution_id, r.metadata.execution_id);
+  assert.equal(store.metrics().stored, 1);
+  assert.match(t.summarize(r), /x/);
+  assert.equal(t.toReference(r, { dialog_id: 'd1' }).tool_call_id, r.metadata.execution_id);
+  assert.equal(t.toMcpCallToolResult(r).content[0].text, r.output);
+  assert.equal(t.fromAnthropicToolResult({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, { tool_name: 'x' }).status, 'success');
+  assert.equal(t.normalizeAgentResult(agent).ok, true);
+  assert.match(t.renderText(r), /y/);
+  assert.equal(t.diffHunks('a\nb\n', 'a\nc\n').length, 1);
 }
 
 test('Node: envelope work does not read or require the schema engine; compileSchema loads it once', () => {
@@ -44,7 +59,7 @@ test('Node: envelope work does not read or require the schema engine; compileSch
     );
     assert.ok(
       reads.some((f) => f.endsWith('toolresult_wasm_bg.wasm')),
-      'the envelope module was read (the hook works)',
+      'the core module was read (the hook works)',
     );
 
     assert.equal(t.compileSchema({ type: 'string' }).isValid('s'), true);
@@ -81,7 +96,7 @@ test('browser build: init() and envelope work fetch nothing of the engine; loadS
     assert.deepEqual(
       fetched.map((u) => path.basename(u)),
       ['toolresult_wasm_bg.wasm'],
-      'only the envelope module was fetched',
+      'only the core module was fetched',
     );
 
     await Promise.all([web.loadSchemaEngine(), web.loadSchemaEngine()]);

@@ -46,10 +46,12 @@ ${worker ? "import workerPath from './worker.js?worker&url';" : ''}
 const text = ${JSON.stringify(fixtureText)};
 await init();
 const r = validateToolResult(text);
+// Rendering needs the core module only (docs/modules.md): before the engine loads.
+document.body.append(renderDomChecked(text));
+const rendered = document.querySelector('.tool-result-view') !== null;
 await loadSchemaEngine();
 const out = { ok: r.ok, tool: r.ok ? r.value.input.tool_name : null, schema: compileSchema({ type: 'object', required: ['a'] }).validate({}).map((i) => i.code) };
-document.body.append(renderDomChecked(text));
-out.rendered = document.querySelector('.tool-result-view') !== null;
+out.rendered = rendered;
 ${
   worker
     ? `// Trusted Types: the worker's URL goes through a policy.
@@ -120,7 +122,7 @@ test('webpack 5: asset modules pick up the .wasm files; under Trusted Types, out
     path.join(dir, 'webpack.config.js'),
     `import path from 'node:path';
 export default { mode: 'production', target: 'web', entry: './src/main.js', performance: { hints: false },
-  // Lazy chunks (the tools module's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
+  // Lazy chunks (the engine's and the screen's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
   output: { path: path.resolve('dist'), filename: 'main.js', clean: true, trustedTypes: true } };
 `,
   );

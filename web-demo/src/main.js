@@ -29,17 +29,18 @@ function pre(text, className) {
 const json = (v) => JSON.stringify(v, null, 2);
 const kb = (n) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
-// ---- modules: the envelope module now, the tools module on first use
+// ---- modules: the core module now (validation, store, conversions,
+// rendering), the JSON Schema engine on first schema check (docs/modules.md)
 
 const ready = t.init();
-let toolsModule;
-function tools() {
-  toolsModule ??= t.loadSchemaEngine().then(showModules);
-  return toolsModule;
+let engineModule;
+function engine() {
+  engineModule ??= t.loadSchemaEngine().then(showModules);
+  return engineModule;
 }
 function showModules() {
   $('modules').textContent =
-    `wasm modules loaded: envelope${t.schemaEngineLoaded() ? ', tools (JSON Schema engine, store, conversions)' : ' (the tools module loads on first use)'}`;
+    `wasm modules loaded: core (validation, store, conversions, rendering)${t.schemaEngineLoaded() ? ', JSON Schema engine' : '; the JSON Schema engine loads on first schema check'}`;
 }
 
 // ---- views
@@ -282,8 +283,6 @@ function selectIssue(i) {
 
 async function showRendered(d) {
   const out = $('render-out');
-  // The renderers' summaries come from the tools module (see README, "Modules").
-  if (d.value && d.kind === 'tool') await tools();
   if (current.analysis?.docs[current.doc] !== d) return;
   $('save').disabled = !(d.ok && d.kind === 'tool' && d.value);
   if (!d.value) {
@@ -339,8 +338,6 @@ async function showConversions(d) {
     box.replaceChildren(el('p', 'muted', 'A valid ToolResult is shown here as MCP, Anthropic, OpenAI and Vercel AI SDK shapes.'));
     return;
   }
-  await tools();
-  if (current.analysis?.docs[current.doc] !== d) return;
   const shapes = [
     ['MCP CallToolResult (2025-11-25)', () => t.toMcpCallToolResult(d.value, { revision: '2025-11-25' })],
     ['MCP CallToolResult (2026-07-28)', () => t.toMcpCallToolResult(d.value, { revision: '2026-07-28' })],
@@ -569,7 +566,7 @@ $('schema-output').value = json({ temperature: '21', unit: 'K' });
 $('check-schema').addEventListener('click', async () => {
   const box = $('schema-result');
   box.replaceChildren(el('p', undefined, 'Loading the JSON Schema engine…'));
-  await tools();
+  await engine();
   let compiled;
   try {
     compiled = t.compileSchema(JSON.parse($('schema').value));
@@ -663,7 +660,7 @@ async function showCatalog() {
 
 $('run-catalog').addEventListener('click', async () => {
   const cases = await showCatalog();
-  await tools();
+  await engine();
   const summary = $('catalog-summary');
   let agree = 0;
   let ran = 0;

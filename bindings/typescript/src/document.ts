@@ -42,7 +42,7 @@ function documentText(input: string | Uint8Array, what: string): string | Uint8A
  */
 export function renderResultDocument(result: ToolResult | string, provenance: DocumentProvenance): RenderedDocument {
   const json = toolResultJson(result);
-  // The envelope module validates; the screen module renders.
+  // The core module validates; the screen module renders.
   const validation = validateToolResult(json);
   if (!validation.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', validation.issues);
   const prov = jsonText(provenance, 'invalid_provenance', 'the provenance');

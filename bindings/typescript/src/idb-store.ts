@@ -86,8 +86,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
 
   /**
    * Opens (creating if needed) the database `name` and reloads every result.
-   * Needs the tools module (`await loadSchemaEngine()`; `openIndexedDbStore`
-   * from `toolresult/web` loads it). `indexedDB` defaults to the global one.
+   * Needs the core module only (`await init()` in browsers).
+   * `indexedDB` defaults to the global one.
    */
   static async open(name: string, options: IndexedDbStoreOptions = {}): Promise<IndexedDbResultStore> {
     if (typeof name !== 'string' || name === '') throw new ToolResultError('invalid_options', 'openIndexedDbStore(name): name is a non-empty string');

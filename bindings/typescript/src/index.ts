@@ -26,7 +26,7 @@ export function loadScreen(): Promise<void> {
 }
 
 /**
- * Loads the tools module (JSON Schema engine, result store, references) now
+ * Loads the JSON Schema engine module (`compileSchema`, `ToolRegistry`) now
  * instead of on first use (Node loads it by itself; browsers must await it).
  */
 export function loadSchemaEngine(): Promise<void> {

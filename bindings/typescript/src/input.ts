@@ -53,12 +53,12 @@ const coreInput = new InputWriter(core as WasmModule<unknown>);
 const engineInput = new InputWriter(schemaEngine as WasmModule<unknown>);
 const screenInput = new InputWriter(screenModule as WasmModule<unknown>);
 
-/** Writes into the envelope module's input buffer; returns the byte length. */
+/** Writes into the core module's input buffer; returns the byte length. */
 export function writeInput(w: InputBuffer, input: string | Uint8Array): number {
   return coreInput.write(w, input);
 }
 
-/** Writes into the tools module's input buffer; returns the byte length. */
+/** Writes into the JSON Schema engine module's input buffer; returns the byte length. */
 export function writeEngineInput(w: InputBuffer, input: string | Uint8Array): number {
   return engineInput.write(w, input);
 }

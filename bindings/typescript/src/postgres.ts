@@ -26,7 +26,7 @@ import type {
   ToolStatus,
 } from './generated/types.js';
 import { customSummary } from './summary.js';
-import { schemaEngine } from './runtime.js';
+import { call } from './runtime.js';
 import type { ResultStoreEventMap } from './store.js';
 import { jsonText } from './wire.js';
 
@@ -308,7 +308,7 @@ export class PostgresResultStore extends EventTarget {
       options.retention === undefined
         ? {}
         : unwrapOutcome<RetentionPolicy>(
-            schemaEngine.call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
+            call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
             'invalid_options',
             'invalid retention policy',
           );
@@ -565,7 +565,7 @@ export class PostgresResultStore extends EventTarget {
     }
     const canonical = canonicalJson(value);
     const entry = unwrapOutcome<StoreEntry>(
-      schemaEngine.call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
+      call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
       'invalid_tool_result',
       'invalid ToolResult',
     );
@@ -839,7 +839,7 @@ export class PostgresResultStore extends EventTarget {
    */
   async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
     const b = unwrapOutcome<HistoryBounds>(
-      schemaEngine.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
+      call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
       'invalid_options',
       'invalid history query',
     );
@@ -889,7 +889,7 @@ export class PostgresResultStore extends EventTarget {
       ),
       this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
     ]);
-    this.#buckets ??= (JSON.parse(schemaEngine.call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
+    this.#buckets ??= (JSON.parse(call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
     const m: StoreMetrics = {
       stored: 0,
       by_status: {},

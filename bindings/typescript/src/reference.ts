@@ -2,7 +2,7 @@
 // swapping them in a message list, and the get_tool_result tool.
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
-import { schemaEngine } from './runtime.js';
+import { call } from './runtime.js';
 import type { ResultStore } from './store.js';
 import { customSummary } from './summary.js';
 import { toolResultJson } from './wire.js';
@@ -21,7 +21,7 @@ export function summarize(result: ToolResult | string): string {
   const custom = customSummary(result);
   if (custom !== undefined) return custom;
   const json = toolResultJson(result);
-  return unwrap<string>(schemaEngine.call((w) => w.summarize_result(json)));
+  return unwrap<string>(call((w) => w.summarize_result(json)));
 }
 
 /**
@@ -39,7 +39,7 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
   // "" lets the wasm side compute the built-in summary from the result it parses anyway.
   const summary = customSummary(result) ?? '';
   const json = toolResultJson(result);
-  return unwrap<ToolResultReference>(schemaEngine.call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
+  return unwrap<ToolResultReference>(call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
 }
 
 /**
@@ -55,7 +55,7 @@ export function previewResult(result: ToolResult | string, options: { maxChars?:
   const chars = options.maxChars ?? 500;
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${chars}`);
   const json = toolResultJson(result);
-  return unwrap<string>(schemaEngine.call((w) => w.preview_result(json, chars)));
+  return unwrap<string>(call((w) => w.preview_result(json, chars)));
 }
 
 function isToolResult(x: unknown): x is ToolResult {

@@ -4,7 +4,7 @@
 // per-tool data (tool_metadata) from what tools actually have.
 import { ToolResultError, type Outcome } from './errors.js';
 import type { DiffHunk, TodoItem, ToolMetadata, ToolResult } from './generated/types.js';
-import { schemaEngine } from './runtime.js';
+import { call } from './runtime.js';
 import { toolResultJson } from './wire.js';
 
 /** How `renderText` renders. */
@@ -36,7 +36,7 @@ function wholeAtLeast(name: string, value: number | undefined, min: number): voi
  * `[image: mime, size]`), or the result's text. Everything from the result is
  * sanitized: no escape sequence, control character or bidi override in a
  * result reaches the terminal. Throws `invalid_tool_result` for an invalid result.
- * Runs in the tools module (browsers: `await loadSchemaEngine()` first).
+ * Runs in the core module (browsers: `await init()` first).
  */
 export function renderText(result: ToolResult | string, options: RenderTextOptions = {}): string {
   if (options === null || typeof options !== 'object') throw new ToolResultError('invalid_options', 'options must be an object');
@@ -44,7 +44,7 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
   wholeAtLeast('maxLines', options.maxLines, 4);
   const json = toolResultJson(result);
   const opts = JSON.stringify(options);
-  const out = JSON.parse(schemaEngine.call((w) => w.render_result_text(json, opts))) as Outcome<string>;
+  const out = JSON.parse(call((w) => w.render_result_text(json, opts))) as Outcome<string>;
   if (!out.ok) {
     const code = out.issues.some((i) => i.code === 'invalid_options') ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, code === 'invalid_options' ? 'invalid render options' : 'invalid ToolResult', out.issues);
@@ -52,21 +52,21 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
   return out.value;
 }
 
-/** The language of a file by its name (`src/main.rs` → `rust`), as highlight.js and Prism name them; undefined when unknown. Tools module. */
+/** The language of a file by its name (`src/main.rs` → `rust`), as highlight.js and Prism name them; undefined when unknown. Schema engine module. */
 export function detectLanguage(path: string): string | undefined {
   if (typeof path !== 'string') throw new ToolResultError('invalid_input', 'detectLanguage takes a path string');
-  return schemaEngine.call((w) => w.language_of(path)) || undefined;
+  return call((w) => w.language_of(path)) || undefined;
 }
 
 /**
  * Unified-diff hunks turning `oldText` into `newText` (Myers' diff on lines,
  * the `similar` crate), with `context` unchanged lines around each change
- * (default 3). Needs the tools module (`loadSchemaEngine()` in browsers).
+ * (default 3).
  */
 export function diffHunks(oldText: string, newText: string, options: { context?: number } = {}): DiffHunk[] {
   if (typeof oldText !== 'string' || typeof newText !== 'string') throw new ToolResultError('invalid_input', 'diffHunks takes two strings');
   wholeAtLeast('context', options.context, 0);
-  return JSON.parse(schemaEngine.call((w) => w.diff_hunks_of(oldText, newText, options.context ?? 3))) as DiffHunk[];
+  return JSON.parse(call((w) => w.diff_hunks_of(oldText, newText, options.context ?? 3))) as DiffHunk[];
 }
 
 /** `file_read` metadata from a file's text: its lines from `offset` (default 1), at most `maxLines`, with the language. */

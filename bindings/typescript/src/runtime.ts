@@ -99,16 +99,18 @@ export class RebuiltHandle<W, H extends { free(): void }> {
   }
 }
 
-/** The envelope module: validation, builders, bounding. */
+/**
+ * The core module: validation, builders, bounding, the result store,
+ * references, conversions and renderers (everything but the JSON Schema
+ * engine and the screen; docs/modules.md).
+ */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
 
 /**
- * The tools module: the JSON Schema engine, the result store and references.
+ * The JSON Schema engine module: `compileSchema` and `ToolRegistry`.
  * Loaded on first use (Node) or by `loadSchemaEngine()` (browsers).
  */
-export const schemaEngine = new WasmModule<SchemaWasm>(
-  'the tools module (JSON Schema engine, result store, references) is not loaded: await loadSchemaEngine() from "toolresult/web" first',
-);
+export const schemaEngine = new WasmModule<SchemaWasm>('the JSON Schema engine module is not loaded: await loadSchemaEngine() from "toolresult/web" first');
 
 /**
  * The screen module: the safety screen and the result document (docs/screen.md,

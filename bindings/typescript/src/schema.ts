@@ -1,6 +1,6 @@
 // JSON Schema validation of tool inputs and outputs (docs/spec.md §7,
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
-// nothing here loads it until a schema is compiled, so envelope-only users never pay for it.
+// nothing here loads it until a schema is compiled, so code that checks no JSON Schema never pays for it.
 import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
 import type {
   Issue,

@@ -4,7 +4,6 @@
 // `init()` resolves at once (the Node build instantiates its wasm itself),
 // and `openIndexedDbStore` takes an IndexedDB implementation in
 // `options.indexedDB` (e.g. fake-indexeddb), Node having none of its own.
-import { loadSchemaEngine } from './index.js';
 import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
 
 export * from './index.js';
@@ -16,7 +15,6 @@ export function init(_moduleOrPath?: unknown): Promise<void> {
 
 /** Opens (creating if needed) the IndexedDB database `name` as a result store (see the browser entry). */
 export async function openIndexedDbStore(name: string, options?: IndexedDbStoreOptions): Promise<IndexedDbResultStore> {
-  await loadSchemaEngine();
   return IndexedDbResultStore.open(name, options);
 }
 

@@ -1,5 +1,6 @@
 // Browser entry point (ESM). Call `await init()` once before anything else,
-// and `await loadSchemaEngine()` before compiling JSON Schemas.
+// `await loadSchemaEngine()` before compiling JSON Schemas and `await
+// loadScreen()` before screening (docs/modules.md).
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
 import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
@@ -26,11 +27,11 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
 }
 
 /**
- * Loads the tools module, a separate wasm module (fetched from next to this
- * file unless given a URL, Response, bytes or module) that holds the JSON
- * Schema engine, ResultStore, summarize, toReference and prepareHistory.
- * Envelope validation, builders and bounding never load it. Safe to call more
- * than once; a failed load can be retried.
+ * Loads the JSON Schema engine, a separate wasm module (fetched from next to
+ * this file unless given a URL, Response, bytes or module) that holds
+ * `compileSchema` and `ToolRegistry`. Everything else (validation, builders,
+ * bounding, the result store, references, conversions, renderers) works after
+ * `init()` alone. Safe to call more than once; a failed load can be retried.
  */
 export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
   schemaReady ??= import('./wasm/web/toolresult_schema_wasm.js')
@@ -72,11 +73,11 @@ export function schemaEngineLoaded(): boolean {
 
 /**
  * Opens (creating if needed) the IndexedDB database `name` as a result store
- * and reloads every result in it (see `IndexedDbResultStore`). Loads the
- * tools module first, which the store's index needs.
+ * and reloads every result in it (see `IndexedDbResultStore`). Awaits
+ * `init()` first: the store's index lives in the core module.
  */
 export async function openIndexedDbStore(name: string, options?: IndexedDbStoreOptions): Promise<IndexedDbResultStore> {
-  await loadSchemaEngine();
+  await init();
   return IndexedDbResultStore.open(name, options);
 }
 

@@ -1,15 +1,11 @@
-//! wasm-bindgen layer of the tools module: the JSON Schema engine, the result
-//! store and references. A module of its own, loaded only by code that uses
-//! them, so envelope-only users never pay for it. Like the envelope module
-//! it takes JSON text and returns JSON text, and nothing here throws.
+//! wasm-bindgen layer of the schema engine module: compiled JSON Schemas and
+//! the tool registry (docs/modules.md). A module of its own, loaded only by
+//! code that checks JSON Schemas, so nothing else pays for the engine. Like
+//! the core module it takes JSON text and returns JSON text, and nothing here
+//! throws.
 
-mod convert;
-mod metadata;
-mod reference;
 mod registry;
-mod render;
 mod schema;
-mod store;
 
 // Values to validate arrive through the input buffer (see toolresult-wasm-io).
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};

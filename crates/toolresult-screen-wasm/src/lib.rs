@@ -1,6 +1,6 @@
 //! wasm-bindgen layer of the screen module: the safety screen
 //! (docs/screen.md) and the result document (docs/document.md). A module of
-//! its own (about as large as the envelope module), loaded by code that
+//! its own (about as large as the core module), loaded by code that
 //! screens; like the others it takes JSON text and returns JSON text, and
 //! nothing here throws.
 

@@ -87,7 +87,7 @@ fn document_issues(issues: &[document::DocumentIssue]) -> String {
 
 /// Renders the result document: `{ok, value: {name, text, artifacts}}` or
 /// `{ok: false, issues}`. The ToolResult is validated by the caller with the
-/// envelope module (this module does not carry the validator).
+/// core module (this module does not carry the validator).
 #[wasm_bindgen]
 pub fn render_result_document(result_json: &str, provenance_json: &str) -> String {
     let result = match parse_json(result_json.as_bytes()) {

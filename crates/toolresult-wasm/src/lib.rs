@@ -5,8 +5,13 @@
 mod bound;
 mod build;
 mod catalog;
+mod convert;
 mod locate;
+mod metadata;
+mod reference;
+mod render;
 mod status;
+mod store;
 mod trap;
 mod validator;
 

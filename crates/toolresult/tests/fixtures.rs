@@ -98,3 +98,70 @@ fn valid_fixtures_convert_to_typed_values_and_back() {
         }
     }
 }
+
+/// `ToolMetadata`'s `Deserialize` is written by hand (docs/modules.md §1): every
+/// valid fixture with `tool_metadata` reads into the typed form and writes back
+/// the same JSON, so nothing is lost or changed on the way.
+#[test]
+fn valid_tool_metadata_round_trips_through_the_typed_form() {
+    let dir = fixtures_dir().join("tool");
+    let mut kinds = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("valid-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let given: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let Some(metadata) = given.get("tool_metadata") else {
+            continue;
+        };
+        kinds.insert(metadata["tool_type"].as_str().unwrap().to_owned());
+        let typed = toolresult::parse_tool_result(&text, &ValidationOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(
+            as_floats(serde_json::to_value(&typed).unwrap()),
+            as_floats(given),
+            "{name}"
+        );
+    }
+    assert!(kinds.len() >= 15, "kinds covered: {kinds:?}");
+}
+
+/// Numbers as f64, as JavaScript reads them: durations are f64 in the typed
+/// form, so `12` comes back as `12.0`, the same number.
+fn as_floats(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => serde_json::json!(n.as_f64().unwrap()),
+        Value::Array(items) => Value::Array(items.into_iter().map(as_floats).collect()),
+        Value::Object(members) => {
+            Value::Object(members.into_iter().map(|(k, v)| (k, as_floats(v))).collect())
+        }
+        other => other,
+    }
+}
+
+/// What the hand-written `Deserialize` refuses, as errors (never a panic).
+#[test]
+fn tool_metadata_without_a_known_tool_type_is_an_error() {
+    use toolresult::wire::tool_metadata::ToolMetadata;
+    for (value, expected) in [
+        (serde_json::json!({ "path": "a" }), "missing field `tool_type`"),
+        (serde_json::json!({ "tool_type": 7 }), "`tool_type` is not a string"),
+        (serde_json::json!({ "tool_type": "nope" }), "unknown variant `nope`"),
+        (serde_json::json!([]), "invalid type"),
+        (
+            serde_json::json!({ "tool_type": "thinking", "extra": 1 }),
+            "unknown field `extra`",
+        ),
+    ] {
+        let err = serde_json::from_value::<ToolMetadata>(value).unwrap_err();
+        assert!(err.to_string().contains(expected), "{err} lacks {expected}");
+    }
+    let ok: ToolMetadata =
+        serde_json::from_value(serde_json::json!({ "tool_type": "thinking", "thought": "t" }))
+            .unwrap();
+    assert!(matches!(ok, ToolMetadata::Thinking(_)));
+}

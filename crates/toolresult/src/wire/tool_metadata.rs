@@ -17,7 +17,12 @@ use serde_json::{Map, Value};
 use crate::wire::tool_result::ToolResult;
 
 /// Per-tool data, tagged by `tool_type`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// `Deserialize` is written out below rather than derived: serde's derived
+/// internally tagged enums buffer every value through its private `Content`
+/// type, which monomorphizes every kind's deserializer a second time (about
+/// 145 KB of wasm; docs/modules.md §1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "tool_type", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -82,6 +87,45 @@ impl ToolMetadata {
         "mcp",
         "custom",
     ];
+}
+
+impl<'de> Deserialize<'de> for ToolMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        // The object, then its kind by `tool_type`; the rest of the object is
+        // that kind's (with `deny_unknown_fields`), as with the derived form.
+        let mut members = Map::<String, Value>::deserialize(d)?;
+        let tool_type = match members.remove("tool_type") {
+            Some(Value::String(name)) => name,
+            Some(_) => return Err(D::Error::custom("`tool_type` is not a string")),
+            None => return Err(D::Error::missing_field("tool_type")),
+        };
+        let body = Value::Object(members);
+        fn kind<T: serde::de::DeserializeOwned, E: serde::de::Error>(body: Value) -> Result<T, E> {
+            serde_json::from_value(body).map_err(E::custom)
+        }
+        Ok(match tool_type.as_str() {
+            "file_read" => ToolMetadata::FileRead(kind(body)?),
+            "file_write" => ToolMetadata::FileWrite(kind(body)?),
+            "file_edit" => ToolMetadata::FileEdit(kind(body)?),
+            "file_multi_edit" => ToolMetadata::FileMultiEdit(kind(body)?),
+            "grep" => ToolMetadata::Grep(kind(body)?),
+            "glob" => ToolMetadata::Glob(kind(body)?),
+            "bash" => ToolMetadata::Bash(kind(body)?),
+            "background_bash" => ToolMetadata::BackgroundBash(kind(body)?),
+            "web_fetch" => ToolMetadata::WebFetch(kind(body)?),
+            "image_recognition" => ToolMetadata::ImageRecognition(kind(body)?),
+            "thinking" => ToolMetadata::Thinking(kind(body)?),
+            "todo" => ToolMetadata::Todo(kind(body)?),
+            "subagent" => ToolMetadata::Subagent(kind(body)?),
+            "batch" => ToolMetadata::Batch(kind(body)?),
+            "browser_navigate" => ToolMetadata::BrowserNavigate(kind(body)?),
+            "browser_screenshot" => ToolMetadata::BrowserScreenshot(kind(body)?),
+            "mcp" => ToolMetadata::Mcp(kind(body)?),
+            "custom" => ToolMetadata::Custom(kind(body)?),
+            other => return Err(D::Error::unknown_variant(other, &Self::TOOL_TYPES)),
+        })
+    }
 }
 
 /// A file's lines as read.

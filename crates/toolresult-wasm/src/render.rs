@@ -1,6 +1,5 @@
-//! Text rendering. It reads the typed ToolResult, whose deserializer lives
-//! in this module already (the store uses it); in the envelope module it
-//! would double that module's size (bench/NOTES.md).
+//! Text rendering of a typed ToolResult (the store, references and
+//! conversions in this module read the same typed form).
 
 use toolresult::render::{render_text, RenderOptions};
 use toolresult::{detect_language, parse_tool_result, ValidationOptions};
