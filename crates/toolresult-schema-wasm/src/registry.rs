@@ -1,5 +1,5 @@
 use toolresult::validate::options::from_json as options_from_json;
-use toolresult::{Issues, ValidationOptions};
+use toolresult::{EnvelopeKind, Issues, ValidationOptions, Validator};
 use toolresult_schema::{SchemaOptions, ToolRegistry};
 use toolresult_wasm_io::reply::{outcome, to_json};
 use wasm_bindgen::prelude::*;
@@ -87,7 +87,13 @@ impl SchemaToolRegistry {
     pub fn check_result(&mut self, result_json: &str, options_json: &str) -> String {
         self.with(|r| {
             let options: ValidationOptions = options_from_json(options_json, "options")?;
-            r.check_result(toolresult::parse_tool_result(result_json, &options)?)
+            let validator = Validator::new(EnvelopeKind::ToolResult, options)?;
+            let result = validator.parse_json(result_json)?;
+            let issues = validator.check_value(&result);
+            if !issues.is_empty() {
+                return Err(issues);
+            }
+            r.check_result_value(result)
         })
     }
 }

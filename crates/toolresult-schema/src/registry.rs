@@ -7,9 +7,7 @@ use toolresult::json::tape::Tape;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use toolresult::{
-    Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolMetadata, ToolResult, ToolStatus,
-};
+use toolresult::{Issue, IssueCode, Issues, SchemaIssue, ToolDefinition, ToolResult, ToolStatus};
 
 use crate::compile::{compile, CompiledSchema};
 use crate::options::SchemaOptions;
@@ -247,17 +245,42 @@ impl ToolRegistry {
     /// `validation_issues`; the output is kept as it was. Results that did not
     /// succeed are returned unchanged (as MCP skips `isError` results), as are
     /// results of tools without an output schema.
-    pub fn check_result(&self, mut result: ToolResult) -> Result<ToolResult, Issues> {
+    pub fn check_result(&self, result: ToolResult) -> Result<ToolResult, Issues> {
         if result.status != ToolStatus::Success {
             return Ok(result);
         }
-        let name = result.input.tool_name.clone();
-        let output = result.output.as_ref().filter(|o| !o.is_null());
+        let value = serde_json::to_value(&result).map_err(|e| internal(&e))?;
+        let checked = self.check_result_value(value)?;
+        serde_json::from_value(checked).map_err(|e| internal(&e))
+    }
+
+    /// [`ToolRegistry::check_result`] on a ToolResult that passed validation,
+    /// as a JSON value: the same checks and the same changes (the one
+    /// implementation), without the typed form, which the wasm layer does
+    /// not need and whose deserializers would weigh on the engine's module
+    /// (docs/modules.md §1).
+    pub fn check_result_value(&self, mut result: Value) -> Result<Value, Issues> {
+        let success = ToolStatus::Success.as_str();
+        if result.get("status").and_then(Value::as_str) != Some(success) {
+            return Ok(result);
+        }
+        let name = result
+            .pointer("/input/tool_name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let output = result.get("output").filter(|o| !o.is_null());
         let mut issues = self.validate_output(&name, output)?.issues;
-        if let Some(ToolMetadata::Custom(custom)) = &result.tool_metadata {
+        let metadata = result.get("tool_metadata");
+        if metadata
+            .and_then(|m| m.get("tool_type"))
+            .and_then(Value::as_str)
+            == Some("custom")
+        {
+            let data = metadata.and_then(|m| m.get("data")).unwrap_or(&Value::Null);
             // Paths into the metadata say so; output paths stay as they are.
             issues.extend(
-                self.validate_metadata(&name, &custom.data)?
+                self.validate_metadata(&name, data)?
                     .issues
                     .into_iter()
                     .map(|mut i| {
@@ -269,12 +292,29 @@ impl ToolRegistry {
         if issues.is_empty() {
             return Ok(result);
         }
-        result.status = ToolStatus::OutputValidationFailed;
-        result.error_code = Some(OUTPUT_VALIDATION_FAILED.into());
-        result.error_message = Some(failure_message(&issues));
-        result.validation_issues = Some(issues);
+        let message = failure_message(&issues);
+        let issues = serde_json::to_value(&issues).map_err(|e| internal(&e))?;
+        if let Some(members) = result.as_object_mut() {
+            members.insert(
+                "status".into(),
+                ToolStatus::OutputValidationFailed.as_str().into(),
+            );
+            members.insert("error_code".into(), OUTPUT_VALIDATION_FAILED.into());
+            members.insert("error_message".into(), message.into());
+            members.insert("validation_issues".into(), issues);
+        }
         Ok(result)
     }
+}
+
+/// A conversion between the typed and the JSON form failed: never for a
+/// validated result, reported rather than panicked if it ever did.
+fn internal(e: &serde_json::Error) -> Issues {
+    Issues::from(Issue::new(
+        "",
+        IssueCode::InternalError,
+        format!("internal: a validated result did not convert: {e}"),
+    ))
 }
 
 fn missing_output(name: &str) -> SchemaIssue {

@@ -154,7 +154,16 @@ fn custom_tool_metadata_is_checked_against_the_metadata_schema() {
     };
     let ok = reg.check_result(with(json!({"key": "AB-1"}))).unwrap();
     assert_eq!(ok.status, ToolStatus::Success);
+    // The JSON form (what the wasm layer uses) makes exactly the same result.
+    let as_json = reg
+        .check_result_value(serde_json::to_value(with(json!({"key": 7}))).unwrap())
+        .unwrap();
     let bad = reg.check_result(with(json!({"key": 7}))).unwrap();
+    assert_eq!(as_json, serde_json::to_value(&bad).unwrap());
+    assert_eq!(
+        as_json["validation_issues"][0]["path"],
+        "/tool_metadata/data/key"
+    );
     assert_eq!(bad.status, ToolStatus::OutputValidationFailed);
     let issues = bad.validation_issues.unwrap();
     assert_eq!(issues[0].path, "/tool_metadata/data/key");

@@ -136,9 +136,12 @@ fn as_floats(value: serde_json::Value) -> serde_json::Value {
     match value {
         Value::Number(n) => serde_json::json!(n.as_f64().unwrap()),
         Value::Array(items) => Value::Array(items.into_iter().map(as_floats).collect()),
-        Value::Object(members) => {
-            Value::Object(members.into_iter().map(|(k, v)| (k, as_floats(v))).collect())
-        }
+        Value::Object(members) => Value::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k, as_floats(v)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -148,9 +151,18 @@ fn as_floats(value: serde_json::Value) -> serde_json::Value {
 fn tool_metadata_without_a_known_tool_type_is_an_error() {
     use toolresult::wire::tool_metadata::ToolMetadata;
     for (value, expected) in [
-        (serde_json::json!({ "path": "a" }), "missing field `tool_type`"),
-        (serde_json::json!({ "tool_type": 7 }), "`tool_type` is not a string"),
-        (serde_json::json!({ "tool_type": "nope" }), "unknown variant `nope`"),
+        (
+            serde_json::json!({ "path": "a" }),
+            "missing field `tool_type`",
+        ),
+        (
+            serde_json::json!({ "tool_type": 7 }),
+            "`tool_type` is not a string",
+        ),
+        (
+            serde_json::json!({ "tool_type": "nope" }),
+            "unknown variant `nope`",
+        ),
         (serde_json::json!([]), "invalid type"),
         (
             serde_json::json!({ "tool_type": "thinking", "extra": 1 }),
