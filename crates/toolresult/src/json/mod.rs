@@ -3,19 +3,17 @@
 //! beyond 2^53, lone surrogates) and the size and depth limits.
 
 pub mod locate;
+pub(crate) mod strict;
 pub mod tape;
 
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
-use crate::issue::{push_pointer_token, Issue, IssueCode};
-
-use crate::limits::{MAX_DEPTH_CEILING, MAX_SAFE_INTEGER};
+use crate::issue::{Issue, IssueCode};
+use crate::json::strict::Build;
 
 /// Limits applied while parsing.
 #[derive(Debug, Clone, Copy)]
@@ -23,7 +21,8 @@ use crate::limits::{MAX_DEPTH_CEILING, MAX_SAFE_INTEGER};
 pub struct ParseLimits {
     /// Largest input, in bytes.
     pub max_bytes: usize,
-    /// Deepest nesting of arrays and objects (capped at [`MAX_DEPTH_CEILING`]).
+    /// Deepest nesting of arrays and objects (capped at
+    /// [`MAX_DEPTH_CEILING`](crate::limits::MAX_DEPTH_CEILING)).
     pub max_depth: usize,
 }
 
@@ -71,26 +70,66 @@ pub fn parse_str_exact(text: &str, limits: ParseLimits) -> Result<Value, Issue> 
 }
 
 fn parse_str_with(text: &str, limits: ParseLimits, exact: bool) -> Result<Value, Issue> {
-    precheck(text, limits)?;
-    let mut state = ParseState {
-        path: Vec::new(),
-        depth: 0,
-        max_depth: limits.max_depth.min(MAX_DEPTH_CEILING),
-        issue: None,
-        exact,
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Our visitor enforces `max_depth` before it recurses, so serde_json's own
-    // fixed limit (which would cap the option below 128) is not needed.
-    de.disable_recursion_limit();
-    let result = StrictValue { state: &mut state }.deserialize(&mut de);
-    let result = result.and_then(|v| de.end().map(|()| v));
-    match result {
-        Ok(value) => Ok(value),
-        Err(err) => Err(state.issue.take().unwrap_or_else(|| {
-            let path = state.pointer();
-            syntax_issue(path, &err)
-        })),
+    strict::build(text, limits, exact, ValueBuilder).map(|(value, ValueBuilder)| value)
+}
+
+/// Builds a `serde_json::Value` for the strict reader.
+pub(crate) struct ValueBuilder;
+
+impl Build for ValueBuilder {
+    type Value = Value;
+    type Array = Vec<Value>;
+    type Object = Map<String, Value>;
+
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+
+    fn bool(&mut self, v: bool) -> Value {
+        Value::Bool(v)
+    }
+
+    fn pos_int(&mut self, v: u64) -> Value {
+        Value::from(v)
+    }
+
+    fn neg_int(&mut self, v: i64) -> Value {
+        Value::from(v)
+    }
+
+    fn float(&mut self, v: f64) -> Value {
+        // Finite: the reader refused the others.
+        Number::from_f64(v).map_or(Value::Null, Value::Number)
+    }
+
+    fn string(&mut self, v: &str) -> Value {
+        Value::String(String::from(v))
+    }
+
+    fn begin_array(&mut self) -> Vec<Value> {
+        Vec::new()
+    }
+
+    fn element(&mut self, array: &mut Vec<Value>, v: Value) {
+        array.push(v);
+    }
+
+    fn end_array(&mut self, array: Vec<Value>) -> Value {
+        Value::Array(array)
+    }
+
+    fn begin_object(&mut self) -> Map<String, Value> {
+        Map::new()
+    }
+
+    fn key(&mut self, _: &mut Map<String, Value>, _: &str) {}
+
+    fn member(&mut self, object: &mut Map<String, Value>, key: Cow<'_, str>, v: Value) {
+        object.insert(key.into_owned(), v);
+    }
+
+    fn end_object(&mut self, object: Map<String, Value>) -> Value {
+        Value::Object(object)
     }
 }
 
@@ -151,203 +190,6 @@ pub(crate) fn syntax_issue(path: String, err: &serde_json::Error) -> Issue {
         _ => format!("invalid JSON: {text}"),
     };
     Issue::new(path, code, message)
-}
-
-enum Segment {
-    Key(String),
-    Index(usize),
-}
-
-struct ParseState {
-    path: Vec<Segment>,
-    depth: usize,
-    max_depth: usize,
-    issue: Option<Issue>,
-    /// Accept any integer a float holds exactly (see `parse_str_exact`).
-    exact: bool,
-}
-
-impl ParseState {
-    fn pointer(&self) -> String {
-        let mut out = String::new();
-        for seg in &self.path {
-            match seg {
-                Segment::Key(k) => push_pointer_token(&mut out, k),
-                Segment::Index(i) => push_pointer_token(&mut out, &i.to_string()),
-            }
-        }
-        out
-    }
-
-    /// Records an issue at the current path and returns the error that stops
-    /// the parser (its message is never shown; the issue is).
-    fn fail<E: de::Error>(&mut self, code: IssueCode, message: String) -> E {
-        if self.issue.is_none() {
-            self.issue = Some(Issue::new(self.pointer(), code, message));
-        }
-        E::custom("stopped")
-    }
-
-    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.depth += 1;
-        if self.depth > self.max_depth {
-            let message = too_deep_message(self.max_depth);
-            return Err(self.fail(IssueCode::TooDeep, message));
-        }
-        Ok(())
-    }
-}
-
-struct StrictValue<'s> {
-    state: &'s mut ParseState,
-}
-
-impl<'de> DeserializeSeed<'de> for StrictValue<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-fn unsafe_integer<E: de::Error>(state: &mut ParseState, shown: &dyn fmt::Display) -> E {
-    state.fail(IssueCode::UnsafeInteger, unsafe_integer_message(shown))
-}
-
-pub(crate) fn unsafe_integer_message(shown: &dyn fmt::Display) -> String {
-    format!(
-        "integer {shown} is outside +/-(2^53-1) and cannot be held exactly by JavaScript; send it as a string"
-    )
-}
-
-pub(crate) fn too_deep_message(max: usize) -> String {
-    format!(
-        "arrays and objects nest deeper than the maxDepth limit of {max} (raise it with the maxDepth option, up to {MAX_DEPTH_CEILING})"
-    )
-}
-
-pub(crate) const DUPLICATE_KEY_MESSAGE: &str = "key appears more than once in the same object";
-
-impl<'de> Visitor<'de> for StrictValue<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-        let held = self.state.exact && (v as f64) as i128 == i128::from(v);
-        if v.unsigned_abs() > MAX_SAFE_INTEGER && !held {
-            return Err(unsafe_integer(self.state, &v));
-        }
-        Ok(Value::from(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        let held = self.state.exact && (v as f64) as u128 == u128::from(v);
-        if v > MAX_SAFE_INTEGER && !held {
-            return Err(unsafe_integer(self.state, &v));
-        }
-        Ok(Value::from(v))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        match serde_json::Number::from_f64(v) {
-            Some(n) => Ok(Value::Number(n)),
-            None => Err(self.state.fail(
-                IssueCode::NonFiniteNumber,
-                String::from("number is not finite"),
-            )),
-        }
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(String::from(v)))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.state.enter()?;
-        let mut items = Vec::new();
-        loop {
-            self.state.path.push(Segment::Index(items.len()));
-            let next = seq.next_element_seed(StrictValue {
-                state: &mut *self.state,
-            })?;
-            self.state.path.pop();
-            match next {
-                Some(v) => items.push(v),
-                None => break,
-            }
-        }
-        self.state.depth -= 1;
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.state.enter()?;
-        let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
-                self.state.path.push(Segment::Key(key));
-                return Err(self
-                    .state
-                    .fail(IssueCode::DuplicateKey, String::from(DUPLICATE_KEY_MESSAGE)));
-            }
-            self.state.path.push(Segment::Key(key));
-            let value = map.next_value_seed(StrictValue {
-                state: &mut *self.state,
-            })?;
-            // The stack is balanced: what we pop is the key pushed above.
-            let key = match self.state.path.pop() {
-                Some(Segment::Key(key)) => key,
-                _ => String::new(),
-            };
-            out.insert(key, value);
-        }
-        self.state.depth -= 1;
-        Ok(Value::Object(out))
-    }
-}
-
-/// Reads a key, borrowing it from the input when it has no escapes.
-pub(crate) struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(String::from(v)))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
-    }
 }
 
 #[cfg(test)]

@@ -7,19 +7,14 @@
 //! limits, same issues at the same paths): duplicate keys, integers a float
 //! would round, lone surrogates, non-finite numbers, depth and size.
 
-use alloc::collections::BTreeSet;
+use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::issue::{push_pointer_token, Issue, IssueCode};
-use crate::json::{
-    precheck, syntax_issue, too_deep_message, unsafe_integer_message, KeySeed, ParseLimits,
-    DUPLICATE_KEY_MESSAGE, MAX_SAFE_INTEGER,
-};
-use crate::limits::MAX_DEPTH_CEILING;
+use crate::issue::{Issue, IssueCode};
+use crate::json::strict::{self, Build};
+use crate::json::ParseLimits;
 
 /// One entry of a [`Tape`]. Containers are followed by their contents:
 /// an array by its elements, an object by (key, value) pairs whose keys are
@@ -195,9 +190,9 @@ impl Tape {
 }
 
 /// Parses JSON text into a [`Tape`], as strictly as
-/// [`crate::json::parse_str_exact`]: the same issues, at the same paths.
+/// [`crate::json::parse_str_exact`]: the same reader, so the same issues at
+/// the same paths.
 pub fn parse_tape(text: &str, limits: ParseLimits) -> Result<Tape, Issue> {
-    precheck(text, limits)?;
     if u32::try_from(text.len()).is_err() {
         return Err(Issue::new(
             "",
@@ -205,213 +200,77 @@ pub fn parse_tape(text: &str, limits: ParseLimits) -> Result<Tape, Issue> {
             "input is over 4 GiB, more than a tape can address",
         ));
     }
-    let mut builder = Builder {
-        tape: Tape {
-            entries: Vec::with_capacity(text.len() / 8),
-            strings: String::with_capacity(text.len() / 2),
-        },
-        path: Vec::new(),
-        depth: 0,
-        max_depth: limits.max_depth.min(MAX_DEPTH_CEILING),
-        issue: None,
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Depth is enforced by the builder before it recurses (see json.rs).
-    de.disable_recursion_limit();
-    let result = Entry(&mut builder).deserialize(&mut de);
-    match result.and_then(|()| de.end()) {
-        Ok(()) => Ok(builder.tape),
-        Err(err) => Err(builder.issue.take().unwrap_or_else(|| {
-            let path = builder.pointer();
-            syntax_issue(path, &err)
-        })),
-    }
+    let builder = TapeBuilder(Tape {
+        entries: Vec::with_capacity(text.len() / 8),
+        strings: String::with_capacity(text.len() / 2),
+    });
+    strict::build(text, limits, true, builder).map(|((), TapeBuilder(tape))| tape)
 }
 
-/// Where the parser is: array indexes and keys (as spans of the tape's string
-/// buffer, so a key costs no allocation).
-#[derive(Clone, Copy)]
-enum Step {
-    Index(u32),
-    Key(u32, u32),
-}
+/// Builds a [`Tape`] for the strict reader. A container's entry is a
+/// placeholder until it ends (its length and end are known then).
+pub(crate) struct TapeBuilder(Tape);
 
-struct Builder {
-    tape: Tape,
-    path: Vec<Step>,
-    depth: usize,
-    max_depth: usize,
-    issue: Option<Issue>,
-}
-
-impl Builder {
-    fn pointer(&self) -> String {
-        let mut out = String::new();
-        for step in &self.path {
-            match *step {
-                Step::Index(i) => push_pointer_token(&mut out, &i.to_string()),
-                Step::Key(start, len) => push_pointer_token(&mut out, self.tape.str(start, len)),
-            }
-        }
-        out
-    }
-
-    fn fail<E: de::Error>(&mut self, code: IssueCode, message: String) -> E {
-        if self.issue.is_none() {
-            self.issue = Some(Issue::new(self.pointer(), code, message));
-        }
-        E::custom("stopped")
-    }
-
-    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
-        self.depth += 1;
-        if self.depth > self.max_depth {
-            let message = too_deep_message(self.max_depth);
-            return Err(self.fail(IssueCode::TooDeep, message));
-        }
-        Ok(())
-    }
-
-    /// Pushes a container's placeholder; `close` fills it in.
-    fn open(&mut self, entry: TapeEntry) -> usize {
-        self.tape.entries.push(entry);
-        self.tape.entries.len() - 1
-    }
-
-    fn close(&mut self, at: usize, object: bool, len: u32) {
-        let end = self.tape.entries.len() as u32;
-        self.tape.entries[at] = if object {
-            TapeEntry::Object { len, end }
-        } else {
-            TapeEntry::Array { len, end }
-        };
-        self.depth -= 1;
-    }
-}
-
-/// Reads one value onto the tape.
-struct Entry<'b>(&'b mut Builder);
-
-impl<'de> DeserializeSeed<'de> for Entry<'_> {
+impl Build for TapeBuilder {
     type Value = ();
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+    /// The container's index on the tape and its length so far.
+    type Array = (usize, u32);
+    type Object = (usize, u32);
 
-impl<'de> Visitor<'de> for Entry<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
+    fn null(&mut self) {
+        self.0.entries.push(TapeEntry::Null);
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.0.tape.entries.push(TapeEntry::Bool(v));
-        Ok(())
+    fn bool(&mut self, v: bool) {
+        self.0.entries.push(TapeEntry::Bool(v));
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        // Integers a float holds exactly are kept, as in `parse_str_exact`.
-        if v.unsigned_abs() > MAX_SAFE_INTEGER && (v as f64) as i128 != i128::from(v) {
-            return Err(self
-                .0
-                .fail(IssueCode::UnsafeInteger, unsafe_integer_message(&v)));
-        }
-        let entry = if v < 0 {
-            TapeEntry::NegInt(v)
-        } else {
-            TapeEntry::PosInt(v as u64)
-        };
-        self.0.tape.entries.push(entry);
-        Ok(())
+    fn pos_int(&mut self, v: u64) {
+        self.0.entries.push(TapeEntry::PosInt(v));
     }
 
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        if v > MAX_SAFE_INTEGER && (v as f64) as u128 != u128::from(v) {
-            return Err(self
-                .0
-                .fail(IssueCode::UnsafeInteger, unsafe_integer_message(&v)));
-        }
-        self.0.tape.entries.push(TapeEntry::PosInt(v));
-        Ok(())
+    fn neg_int(&mut self, v: i64) {
+        self.0.entries.push(TapeEntry::NegInt(v));
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        if !v.is_finite() {
-            return Err(self.0.fail(
-                IssueCode::NonFiniteNumber,
-                String::from("number is not finite"),
-            ));
-        }
-        self.0.tape.entries.push(TapeEntry::Float(v));
-        Ok(())
+    fn float(&mut self, v: f64) {
+        self.0.entries.push(TapeEntry::Float(v));
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.0.tape.push_str(v);
-        Ok(())
+    fn string(&mut self, v: &str) {
+        self.0.push_str(v);
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.tape.entries.push(TapeEntry::Null);
-        Ok(())
+    fn begin_array(&mut self) -> (usize, u32) {
+        self.0.entries.push(TapeEntry::Array { len: 0, end: 0 });
+        (self.0.entries.len() - 1, 0)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let b = self.0;
-        b.enter()?;
-        let at = b.open(TapeEntry::Array { len: 0, end: 0 });
-        let mut len = 0u32;
-        loop {
-            b.path.push(Step::Index(len));
-            let more = seq.next_element_seed(Entry(&mut *b))?;
-            b.path.pop();
-            if more.is_none() {
-                break;
-            }
-            len += 1;
-        }
-        b.close(at, false, len);
-        Ok(())
+    fn element(&mut self, array: &mut (usize, u32), (): ()) {
+        array.1 += 1;
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let b = self.0;
-        b.enter()?;
-        let at = b.open(TapeEntry::Object { len: 0, end: 0 });
-        // Keys seen so far, to catch duplicates: compared in place while the
-        // object is small, a set once it is not (no quadratic blow-up).
-        let mut spans: Vec<(u32, u32)> = Vec::new();
-        let mut many: Option<BTreeSet<String>> = None;
-        let mut len = 0u32;
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            let duplicate = if let Some(set) = &mut many {
-                !set.insert(key.to_string())
-            } else {
-                let seen = spans.iter().any(|&(s, l)| b.tape.str(s, l) == key);
-                if spans.len() >= 32 {
-                    let mut set: BTreeSet<String> = spans
-                        .iter()
-                        .map(|&(s, l)| b.tape.str(s, l).to_string())
-                        .collect();
-                    set.insert(key.to_string());
-                    many = Some(set);
-                }
-                seen
-            };
-            let span = b.tape.push_str(&key);
-            spans.push(span);
-            b.path.push(Step::Key(span.0, span.1));
-            if duplicate {
-                return Err(b.fail(IssueCode::DuplicateKey, String::from(DUPLICATE_KEY_MESSAGE)));
-            }
-            map.next_value_seed(Entry(&mut *b))?;
-            b.path.pop();
-            len += 1;
-        }
-        b.close(at, true, len);
-        Ok(())
+    fn end_array(&mut self, (at, len): (usize, u32)) {
+        let end = self.0.entries.len() as u32;
+        self.0.entries[at] = TapeEntry::Array { len, end };
+    }
+
+    fn begin_object(&mut self) -> (usize, u32) {
+        self.0.entries.push(TapeEntry::Object { len: 0, end: 0 });
+        (self.0.entries.len() - 1, 0)
+    }
+
+    fn key(&mut self, _: &mut (usize, u32), key: &str) {
+        self.0.push_str(key);
+    }
+
+    fn member(&mut self, object: &mut (usize, u32), _: Cow<'_, str>, (): ()) {
+        object.1 += 1;
+    }
+
+    fn end_object(&mut self, (at, len): (usize, u32)) {
+        let end = self.0.entries.len() as u32;
+        self.0.entries[at] = TapeEntry::Object { len, end };
     }
 }
 

@@ -10,8 +10,6 @@
 //! Problems of the input itself (syntax, duplicate keys, unsafe integers,
 //! depth) stop both modes: after them nothing else is trustworthy.
 
-use alloc::borrow::Cow;
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -19,8 +17,8 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
 use crate::issue::{push_pointer_token, Issue, IssueCode, IssueSink, Issues};
-use crate::json::{self, KeySeed};
-use crate::limits::MAX_SAFE_INTEGER;
+use crate::json;
+use crate::json::strict::{self, Broken, KeySeed, KeySet};
 use crate::validate::check;
 use crate::validate::check::Checker;
 use crate::validate::meaning::{self, Sink};
@@ -89,9 +87,6 @@ pub(crate) fn collect(text: &str, kind: EnvelopeKind, opts: &ValidationOptions) 
 }
 
 fn run(text: &str, kind: EnvelopeKind, ctx: &mut Ctx<'_>) -> Result<(), serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    // Depth is bounded by `max_depth` below, before any recursion.
-    de.disable_recursion_limit();
     let seed = RuleSeed {
         rule: root_rule(kind),
         nullable: false,
@@ -99,8 +94,7 @@ fn run(text: &str, kind: EnvelopeKind, ctx: &mut Ctx<'_>) -> Result<(), serde_js
         depth: 0,
         ctx,
     };
-    seed.deserialize(&mut de)?;
-    de.end()
+    strict::read(text, seed)
 }
 
 fn meaning(kind: EnvelopeKind, caps: &Captures, opts: &ValidationOptions, out: &mut dyn Sink) {
@@ -189,10 +183,11 @@ impl<'o> Ctx<'o> {
         reject()
     }
 
-    /// An input-level problem at the current path: always fatal.
-    fn input<E: de::Error>(&mut self, code: IssueCode, message: &dyn Fn() -> String) -> E {
+    /// An input rule broken at the current path (json::strict): always
+    /// fatal.
+    fn input<E: de::Error>(&mut self, broken: Broken) -> E {
         if self.collect {
-            self.input_issue = Some(Issue::new(self.path.clone(), code, message()));
+            self.input_issue = Some(Issue::new(self.path.clone(), broken.code, broken.message));
         }
         reject()
     }
@@ -253,12 +248,7 @@ impl RuleSeed<'_, '_> {
     /// Enters an array or object; checks the depth limit first.
     fn nest<E: de::Error>(&mut self) -> Result<usize, E> {
         let depth = self.depth + 1;
-        if depth > self.ctx.opts.max_depth {
-            let max = self.ctx.opts.max_depth;
-            return Err(self
-                .ctx
-                .input(IssueCode::TooDeep, &|| json::too_deep_message(max)));
-        }
+        strict::check_depth(depth, self.ctx.opts.max_depth).map_err(|b| self.ctx.input(b))?;
         Ok(depth)
     }
 
@@ -310,24 +300,17 @@ impl<'de> Visitor<'de> for RuleSeed<'_, '_> {
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        if v > MAX_SAFE_INTEGER {
-            return Err(self.ctx.input(IssueCode::UnsafeInteger, &|| {
-                json::unsafe_integer_message(&v)
-            }));
-        }
+        strict::check_u64(v, false).map_err(|b| self.ctx.input(b))?;
         self.scalar(Scalar::Number(v as f64))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        if v.unsigned_abs() > MAX_SAFE_INTEGER {
-            return Err(self.ctx.input(IssueCode::UnsafeInteger, &|| {
-                json::unsafe_integer_message(&v)
-            }));
-        }
+        strict::check_i64(v, false).map_err(|b| self.ctx.input(b))?;
         self.scalar(Scalar::Number(v as f64))
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        strict::check_f64(v).map_err(|b| self.ctx.input(b))?;
         self.scalar(Scalar::Number(v))
     }
 
@@ -393,15 +376,13 @@ fn read_struct<'de, A: MapAccess<'de>>(
     ctx: &mut Ctx<'_>,
 ) -> Result<(), A::Error> {
     let mut seen: u32 = 0;
-    let mut extra = Keys::default();
+    let mut extra = KeySet::default();
     while let Some(key) = map.next_key_seed(KeySeed)? {
         let mark = ctx.enter(&key);
         let found = shape.fields.iter().position(|f| f.name == &*key);
         let (rule, nullable, slot): (&'static Rule, bool, Option<Slot>) = if let Some(i) = found {
             if seen & (1 << i) != 0 {
-                return Err(ctx.input(IssueCode::DuplicateKey, &|| {
-                    String::from(json::DUPLICATE_KEY_MESSAGE)
-                }));
+                return Err(ctx.input(strict::duplicate_key()));
             }
             seen |= 1 << i;
             let field = &shape.fields[i];
@@ -412,9 +393,7 @@ fn read_struct<'de, A: MapAccess<'de>>(
             )
         } else {
             if !extra.insert(key.clone()) {
-                return Err(ctx.input(IssueCode::DuplicateKey, &|| {
-                    String::from(json::DUPLICATE_KEY_MESSAGE)
-                }));
+                return Err(ctx.input(strict::duplicate_key()));
             }
             if !shape.open {
                 ctx.shape(IssueCode::UnknownField, &|| {
@@ -524,13 +503,11 @@ fn free_form<'de, A: MapAccess<'de>>(
     depth: usize,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), A::Error> {
-    let mut keys = Keys::default();
+    let mut keys = KeySet::default();
     while let Some(key) = map.next_key_seed(KeySeed)? {
         let mark = ctx.enter(&key);
         if !keys.insert(key) {
-            return Err(ctx.input(IssueCode::DuplicateKey, &|| {
-                String::from(json::DUPLICATE_KEY_MESSAGE)
-            }));
+            return Err(ctx.input(strict::duplicate_key()));
         }
         map.next_value_seed(RuleSeed {
             rule: &Rule::Any,
@@ -544,59 +521,11 @@ fn free_form<'de, A: MapAccess<'de>>(
     Ok(())
 }
 
-/// The keys seen in one object, to catch duplicates: a few inline (most
-/// objects are small, and this runs once per object of the payload), an
-/// ordered set once there are more.
-#[derive(Default)]
-struct Keys<'de> {
-    few: [Option<Cow<'de, str>>; Keys::FEW],
-    len: usize,
-    many: BTreeSet<Cow<'de, str>>,
-}
-
-impl<'de> Keys<'de> {
-    const FEW: usize = 12;
-
-    /// False when the key was already there.
-    fn insert(&mut self, key: Cow<'de, str>) -> bool {
-        if self.len < Self::FEW {
-            if self.few[..self.len].iter().flatten().any(|k| *k == key) {
-                return false;
-            }
-            self.few[self.len] = Some(key);
-            self.len += 1;
-            return true;
-        }
-        if self.many.is_empty() {
-            self.many
-                .extend(self.few.iter_mut().filter_map(Option::take));
-        }
-        self.many.insert(key)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use alloc::format;
     use alloc::vec::Vec;
-
-    #[test]
-    fn duplicate_keys_are_found_in_large_objects() {
-        let mut keys = Keys::default();
-        for i in 0..40 {
-            assert!(keys.insert(Cow::Owned(format!("k{i}"))), "k{i} is new");
-        }
-        for i in [0, 5, 11, 12, 39] {
-            assert!(
-                !keys.insert(Cow::Owned(format!("k{i}"))),
-                "k{i} is a duplicate"
-            );
-        }
-        let mut small = Keys::default();
-        assert!(small.insert(Cow::Borrowed("a")));
-        assert!(!small.insert(Cow::Owned(String::from("a"))));
-    }
 
     #[test]
     fn payload_with_many_keys() {
