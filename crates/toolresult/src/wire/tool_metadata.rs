@@ -17,11 +17,6 @@ use serde_json::{Map, Value};
 use crate::wire::tool_result::ToolResult;
 
 /// Per-tool data, tagged by `tool_type`.
-///
-/// `Deserialize` is written out below rather than derived: serde's derived
-/// internally tagged enums buffer every value through its private `Content`
-/// type, which monomorphizes every kind's deserializer a second time (about
-/// 145 KB of wasm; docs/modules.md §1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "tool_type", rename_all = "snake_case")]
@@ -89,6 +84,10 @@ impl ToolMetadata {
     ];
 }
 
+// `Deserialize` is written out rather than derived: serde's derived internally
+// tagged enums buffer every value through its private `Content` type, which
+// monomorphizes every kind's deserializer a second time (about 145 KB of wasm;
+// docs/modules.md §1).
 impl<'de> Deserialize<'de> for ToolMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
