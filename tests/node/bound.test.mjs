@@ -43,6 +43,13 @@ test('text truncation: bounded, a UTF-8 prefix, sha256 of the whole', () => {
         assert.ok(s.startsWith(kept));
         assert.ok(utf8Len(kept) * 20 <= maxBytes * 19, 'keeps at most 95 % of the limit');
         assert.ok(!/[\uD800-\uDBFF]$/.test(kept), 'no character is split');
+        // The longest prefix of whole characters within 95 %, and the note as
+        // the spec words it (or none when it would not fit): the Node build
+        // measures the text in JS, the browser build in wasm, with one result.
+        const next = String.fromCodePoint(s.codePointAt(kept.length));
+        assert.ok(utf8Len(kept) + utf8Len(next) > Math.floor((maxBytes * 19) / 20), 'keeps every character that fits');
+        const note = `\n…[truncated: ${utf8Len(kept)} of ${utf8Len(s)} bytes shown]`;
+        assert.equal(r.output, utf8Len(kept) + utf8Len(note) <= maxBytes ? kept + note : kept);
       } else {
         assert.equal(r.output, s);
       }

@@ -88,6 +88,7 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
   const native = platform.sha256Hex;
   if (typeof output === 'string') {
     checkText(output, 'the output');
+    if (native && platform.utf8Length) return truncateMeasuredText(output, maxBytes, platform.utf8Length(output), native) as TruncatedOutput<T>;
     const cut = unwrap<TextCut>(
       call((w) => w.truncate_text_input(writeInput(w, output), maxBytes, !native)),
       'text output',
@@ -112,6 +113,38 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
   );
   if (native) r.sha256 = native(bytes);
   return r;
+}
+
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(0);
+
+/**
+ * Text truncation where the host measures UTF-8 natively (Node): the core
+ * gives the budget and the note, and the text is never copied into wasm. The
+ * kept prefix is what `encodeInto` fits in the budget: whole characters only,
+ * the same cut as the core's own (docs/bounding.md).
+ */
+function truncateMeasuredText(text: string, maxBytes: number, total: number, hash: (input: string) => string): TruncatedOutput<string> {
+  let keep = total;
+  let keepUtf16 = text.length;
+  if (total > maxBytes) {
+    const budget = call((w) => w.text_keep_budget(maxBytes));
+    if (scratch.length < budget) scratch = new Uint8Array(budget);
+    const measured = encoder.encodeInto(text, scratch.subarray(0, budget));
+    keep = measured.written;
+    keepUtf16 = measured.read;
+  }
+  const cut = unwrap<Omit<TextCut, 'keep_utf16' | 'sha256'>>(
+    call((w) => w.text_cut(keep, total, maxBytes)),
+    'text output',
+  );
+  return {
+    output: cut.output_truncated ? text.slice(0, keepUtf16) + cut.note : text,
+    output_truncated: cut.output_truncated,
+    original_size: cut.original_size,
+    size: cut.size,
+    sha256: hash(text),
+  };
 }
 
 /**

@@ -10,6 +10,8 @@ platform.sha256Hex = (input) => {
   createHash ??= (require('node:crypto') as typeof import('node:crypto')).createHash;
   return createHash('sha256').update(input).digest('hex');
 };
+// Text truncation measures the text here instead of copying it into wasm.
+platform.utf8Length = (text) => Buffer.byteLength(text, 'utf8');
 // The JSON Schema engine is a module of its own, required on first use only.
 schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
 // So is the screen module (safety screen, result document).

@@ -144,6 +144,11 @@ export function trapCount(): number {
 /**
  * What the host does natively, installed by an entry point: the Node entry
  * hashes with `node:crypto` (same bytes, same digest, 4–6× faster than the
- * wasm sha256); browsers keep the synchronous wasm one.
+ * wasm sha256) and measures UTF-8 with `Buffer.byteLength`; browsers keep the
+ * synchronous wasm ones.
  */
-export const platform: { sha256Hex?: (input: string | Uint8Array) => string } = {};
+export const platform: {
+  sha256Hex?: (input: string | Uint8Array) => string;
+  /** UTF-8 byte length of a string (Node: `Buffer.byteLength`). */
+  utf8Length?: (text: string) => number;
+} = {};

@@ -41,6 +41,29 @@ pub fn truncate_text_input(len: usize, max_bytes: usize, hash: bool) -> String {
     })
 }
 
+/// The most bytes truncation keeps of a text over `max_bytes` (95 % of it):
+/// a caller holding the text measures the prefix of whole characters within
+/// it (`TextEncoder.encodeInto`) and hands it to [`text_cut`], so the text
+/// itself never has to be copied in.
+#[wasm_bindgen]
+pub fn text_keep_budget(max_bytes: usize) -> usize {
+    bound::text_keep_budget(max_bytes)
+}
+
+/// The cut of a text of `original_size` UTF-8 bytes whose first `keep` bytes
+/// (measured by the caller within [`text_keep_budget`]) are kept:
+/// `{"ok":true,"value":{note,output_truncated,original_size,size}}`.
+#[wasm_bindgen]
+pub fn text_cut(keep: usize, original_size: f64, max_bytes: usize) -> String {
+    let cut = bound::text_cut(keep, original_size as u64, max_bytes);
+    outcome(Ok(serde_json::json!({
+        "note": cut.note,
+        "output_truncated": cut.truncated,
+        "original_size": cut.original_size,
+        "size": cut.size,
+    })))
+}
+
 /// Cuts the JSON text in the input buffer so that its compact form fits
 /// `max_bytes`, keeping it valid JSON, in two passes over the bytes (no
 /// value is built). The output is embedded as the JSON it is:

@@ -79,19 +79,40 @@ pub struct TextCut {
 /// Text over `max_bytes` keeps its first 95 % of the limit (cut at a char
 /// boundary) plus a note saying how much is missing, all within the limit.
 pub fn cut_text(text: &str, max_bytes: usize) -> TextCut {
-    let original_size = text.len() as u64;
-    if text.len() <= max_bytes {
+    let keep = if text.len() <= max_bytes {
+        text.len()
+    } else {
+        floor_boundary(text, text_keep_budget(max_bytes))
+    };
+    text_cut(keep, text.len() as u64, max_bytes)
+}
+
+/// The most bytes of a text over `max_bytes` that truncation keeps: 95 % of
+/// the limit. The kept part is the longest prefix of whole characters within
+/// it (what a caller holding the text measures itself, e.g. with
+/// `TextEncoder.encodeInto`; [`cut_text`] for the whole rule).
+pub fn text_keep_budget(max_bytes: usize) -> usize {
+    kept_share(max_bytes)
+}
+
+/// The cut of a text of `original_size` bytes that keeps its first `keep`
+/// bytes: the whole text when it fits `max_bytes` (then `keep` is ignored),
+/// else the kept prefix ([`text_keep_budget`]) and the note. For callers that
+/// hold the text and measured the prefix themselves; [`cut_text`] is this
+/// with the text.
+pub fn text_cut(keep: usize, original_size: u64, max_bytes: usize) -> TextCut {
+    if original_size <= max_bytes as u64 {
         return TextCut {
-            keep: text.len(),
+            keep: original_size as usize,
             note: String::new(),
             truncated: false,
             original_size,
             size: original_size,
         };
     }
-    let keep = floor_boundary(text, kept_share(max_bytes));
+    let keep = keep.min(text_keep_budget(max_bytes));
     // The note fits the 5 % headroom for any limit above ~700 bytes.
-    let mut note = format!("\n…[truncated: {} of {} bytes shown]", keep, text.len());
+    let mut note = format!("\n…[truncated: {keep} of {original_size} bytes shown]");
     if keep + note.len() > max_bytes {
         note.clear();
     }
