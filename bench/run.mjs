@@ -285,9 +285,9 @@ const screenGz = gzipSync(
 ).length;
 lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
 lines.push('| module | what it holds | gzip |', '|---|---|---:|');
-lines.push(`| envelope (\`init()\`) | validation, builders, bounding, sha256, locate | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| core (\`init()\`) | validation, builders, bounding, sha256, locate, store, references, conversions, renderers | ${(wasmGz / 1024).toFixed(1)} KiB |`);
 lines.push(
-  `| tools (\`loadSchemaEngine()\`) | JSON Schema engine, registry, store, references, conversions, renderers | ${(engineGz / 1024).toFixed(1)} KiB |`,
+  `| schema engine (\`loadSchemaEngine()\`) | JSON Schema engine, tool registry | ${(engineGz / 1024).toFixed(1)} KiB |`,
 );
 lines.push(`| screen (\`loadScreen()\`) | safety screen, result document | ${(screenGz / 1024).toFixed(1)} KiB |`);
 // bench/browser.mjs (run before this script by `npm run bench`) measures the

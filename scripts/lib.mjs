@@ -16,6 +16,14 @@ export function wasmBindgenVersion() {
   return m[1];
 }
 
+/** The declared MSRV (`rust-version` in Cargo.toml), which `npm test` builds the published crates with. */
+export function msrv() {
+  const toml = readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const m = toml.match(/^rust-version\s*=\s*"([0-9.]+)"/m);
+  if (!m) throw new Error('Cargo.toml must declare rust-version = "x.y"');
+  return m[1];
+}
+
 export function wasmBindgenBin() {
   return path.join(root, '.tools', `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
 }

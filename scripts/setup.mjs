@@ -1,10 +1,10 @@
 // Installs what the build needs, skipping whatever is already there:
-// rustup targets, the wasm-bindgen CLI and cargo-deny at pinned versions
+// rustup targets, the MSRV toolchain, the wasm-bindgen CLI and cargo-deny at pinned versions
 // (repo-local, in .tools/), and the npm packages.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { biomeBin, ensureBiome, BIOME_VERSION } from './biome.mjs';
-import { CARGO_DENY_VERSION, capture, cargoDenyBin, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
+import { CARGO_DENY_VERSION, capture, cargoDenyBin, msrv, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
 
 const TARGETS = ['wasm32-unknown-unknown', 'thumbv7em-none-eabihf'];
 
@@ -13,6 +13,11 @@ const installed = capture('rustup', ['target', 'list', '--installed']).split('\n
 const missing = TARGETS.filter((t) => !installed.includes(t));
 if (missing.length) run('rustup', ['target', 'add', ...missing]);
 else console.log(`present: ${TARGETS.join(', ')}`);
+
+// The declared MSRV, which `npm test` builds the published crates with.
+step(`setup: Rust ${msrv()} (the declared MSRV; minimal profile)`);
+if (capture('rustup', ['toolchain', 'list']).split('\n').some((t) => t.startsWith(`${msrv()}-`))) console.log(`present: ${msrv()}`);
+else run('rustup', ['toolchain', 'install', msrv(), '--profile', 'minimal']);
 
 step('setup: wasm-bindgen-cli');
 const version = wasmBindgenVersion();

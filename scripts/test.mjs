@@ -1,7 +1,7 @@
 // `npm test`: every check, in the order that fails fastest.
 import { existsSync } from 'node:fs';
 import { biomeBin } from './biome.mjs';
-import { cargoDenyBin, run, step } from './lib.mjs';
+import { cargoDenyBin, msrv, run, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 
@@ -41,6 +41,10 @@ run('cargo', ['run', '-q', '-p', 'toolresult-schema', '--example', 'tool_registr
 
 step('rust: the fuzz targets compile (fuzz/, stable)');
 run('cargo', ['check', '--manifest-path', 'fuzz/Cargo.toml', '--bins']);
+
+step(`rust: the published crates build with the declared MSRV (Rust ${msrv()}, Cargo.toml rust-version)`);
+run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '-p', 'toolresult-schema']);
+run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '--no-default-features']);
 
 step(`rust: core builds without std (${NO_STD_TARGET})`);
 run('cargo', ['build', '-p', 'toolresult', '--no-default-features', '--target', NO_STD_TARGET]);

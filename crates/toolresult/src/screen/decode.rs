@@ -68,7 +68,10 @@ pub(crate) fn layers(text: &str) -> Vec<Layer> {
         if start > 0 && matches!(t[start - 1], b'%' | b'\\') {
             continue;
         }
-        if run.len() >= MIN_HEX && run.len() % 2 == 0 && run.iter().all(u8::is_ascii_hexdigit) {
+        if run.len() >= MIN_HEX
+            && run.len().is_multiple_of(2)
+            && run.iter().all(u8::is_ascii_hexdigit)
+        {
             if !matches!(run.len(), 32 | 40 | 56 | 64 | 96 | 128) {
                 let bytes = hex_decode(&run[..run.len().min(2 * MAX_DECODED)]);
                 out.push(Layer {
