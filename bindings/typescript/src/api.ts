@@ -23,7 +23,7 @@ import { writeInput } from './input.js';
 import { bindings, call, onInstall, type Wasm } from './runtime.js';
 import { escapeLoneSurrogates, toWireBytes, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
 
-type EnvelopeValidator = InstanceType<Wasm['EnvelopeValidator']>;
+type ValidatorHandle = InstanceType<Wasm['Validator']>;
 
 /** What validation returns: the value, or every issue found. */
 /** What `validateAgentResult` / `validateToolResult` return (the package's `Outcome`). */
@@ -37,7 +37,7 @@ const AGENT: Kind = 0;
 const TOOL: Kind = 1;
 
 interface Compiled {
-  validator: EnvelopeValidator;
+  validator: ValidatorHandle;
   limits: WireLimits;
 }
 
@@ -78,7 +78,7 @@ function compiledFor(kind: Kind, options: ValidationOptions | undefined): Compil
   }
   const merged = { ...defaultOptions(), ...(options ?? {}) };
   entry = {
-    validator: call(() => new w.EnvelopeValidator(kind, optionsJson)),
+    validator: call(() => new w.Validator(kind, optionsJson)),
     limits: { maxBytes: merged.maxBytes, maxDepth: merged.maxDepth },
   };
   if (validators.size >= MAX_CACHED_VALIDATORS) {

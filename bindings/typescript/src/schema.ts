@@ -18,8 +18,8 @@ import { writeEngineInput } from './input.js';
 import { applyScreen, screen } from './screen.js';
 import { escapeLoneSurrogates, INPUT_LIMITS, toWireBytes, toWireText } from './wire.js';
 
-type Handle = InstanceType<SchemaWasm['SchemaValidator']>;
-type RegistryHandle = InstanceType<SchemaWasm['SchemaToolRegistry']>;
+type Handle = InstanceType<SchemaWasm['CompiledSchema']>;
+type RegistryHandle = InstanceType<SchemaWasm['ToolRegistry']>;
 
 // Schemas and values cross as JSON text, checked on the way like envelopes.
 
@@ -89,7 +89,7 @@ export class CompiledSchema {
   readonly #options: string;
   // A trap replaces the engine instance; recompiled from the kept source then.
   readonly #handle = new RebuiltHandle(schemaEngine, (): Handle => {
-    const handle = schemaEngine.call((w) => new w.SchemaValidator(this.#schema, this.#options));
+    const handle = schemaEngine.call((w) => new w.CompiledSchema(this.#schema, this.#options));
     const error = schemaEngine.call(() => handle.error());
     if (error) {
       handle.free();
@@ -199,7 +199,7 @@ export class ToolRegistry {
   readonly #definitions = new Map<string, string>();
   // A trap replaces the engine instance; rebuilt from the kept definitions then.
   readonly #handle = new RebuiltHandle(schemaEngine, (): RegistryHandle => {
-    const handle = schemaEngine.call((w) => new w.SchemaToolRegistry(this.#options));
+    const handle = schemaEngine.call((w) => new w.ToolRegistry(this.#options));
     const error = schemaEngine.call(() => handle.error());
     if (error) {
       handle.free();

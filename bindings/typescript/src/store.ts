@@ -8,7 +8,7 @@ import type { ScreenOptions } from './generated/types.js';
 import { core, type Wasm } from './runtime.js';
 import { jsonText } from './wire.js';
 
-type Handle = InstanceType<Wasm['ResultStoreHandle']>;
+type Handle = InstanceType<Wasm['ResultStore']>;
 
 /** Results `admit` passed and `put` has not stored yet. */
 const admittedResults = new WeakSet<object>();
@@ -65,7 +65,7 @@ export class ResultStore extends EventTarget {
     this.#now = options.now ?? Date.now;
     this.#gate = new ScreenGate(options.screen, options.screenOptions);
     const retention = options.retention === undefined ? '' : jsonText(options.retention, 'invalid_options', 'the retention policy');
-    const handle = core.call((w) => new w.ResultStoreHandle(retention));
+    const handle = core.call((w) => new w.ResultStore(retention));
     const error = core.call(() => handle.error());
     if (error) {
       handle.free();

@@ -9,10 +9,11 @@ use toolresult_wasm_io::with_input;
 use crate::{parse, parse_tape_bytes};
 
 /// A registry of tool definitions. Construction never throws: read `error()`.
-#[wasm_bindgen]
+// In JS the class has the name of the Rust type it holds (docs/modules.md).
+#[wasm_bindgen(js_name = ToolRegistry)]
 pub struct SchemaToolRegistry(Result<ToolRegistry, Issues>);
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ToolRegistry)]
 impl SchemaToolRegistry {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> SchemaToolRegistry {

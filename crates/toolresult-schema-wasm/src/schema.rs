@@ -9,10 +9,11 @@ use toolresult_wasm_io::with_input;
 use crate::{parse, parse_tape_bytes};
 
 /// A compiled JSON Schema. Construction never throws: read `error()` first.
-#[wasm_bindgen]
+// In JS the class has the name of the Rust type it holds (docs/modules.md).
+#[wasm_bindgen(js_name = CompiledSchema)]
 pub struct SchemaValidator(Result<CompiledSchema, Issues>);
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = CompiledSchema)]
 impl SchemaValidator {
     #[wasm_bindgen(constructor)]
     pub fn new(schema_json: &str, options_json: &str) -> SchemaValidator {

@@ -10,10 +10,11 @@ fn some(s: &str) -> Option<&str> {
 }
 
 /// An in-memory ResultStore. Construction never throws: read `error()`.
-#[wasm_bindgen]
+// In JS the class has the name of the Rust type it holds (docs/modules.md).
+#[wasm_bindgen(js_name = ResultStore)]
 pub struct ResultStoreHandle(Result<ResultStore, Issues>);
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = ResultStore)]
 impl ResultStoreHandle {
     #[wasm_bindgen(constructor)]
     pub fn new(retention_json: &str) -> ResultStoreHandle {

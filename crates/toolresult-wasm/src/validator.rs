@@ -27,10 +27,11 @@ pub fn check_options(kind_code: u8, options_json: &str) -> String {
 }
 
 /// A compiled envelope validator (kind 0 = AgentResult, 1 = ToolResult).
-#[wasm_bindgen]
+// In JS the class has the name of the Rust type it holds (docs/modules.md).
+#[wasm_bindgen(js_name = Validator)]
 pub struct EnvelopeValidator(Validator);
 
-#[wasm_bindgen]
+#[wasm_bindgen(js_class = Validator)]
 impl EnvelopeValidator {
     /// Call `check_options` first: this throws only for options it rejected.
     #[wasm_bindgen(constructor)]
