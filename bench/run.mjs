@@ -285,10 +285,10 @@ const screenGz = gzipSync(
 ).length;
 lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
 lines.push('| module | what it holds | gzip |', '|---|---|---:|');
-lines.push(`| core (\`init()\`) | validation, builders, bounding, sha256, locate, store, references, conversions, renderers | ${(wasmGz / 1024).toFixed(1)} KiB |`);
 lines.push(
-  `| schema engine (\`loadSchemaEngine()\`) | JSON Schema engine, tool registry | ${(engineGz / 1024).toFixed(1)} KiB |`,
+  `| core (\`init()\`) | validation, builders, bounding, sha256, locate, store, references, conversions, renderers | ${(wasmGz / 1024).toFixed(1)} KiB |`,
 );
+lines.push(`| schema engine (\`loadSchemaEngine()\`) | JSON Schema engine, tool registry | ${(engineGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| screen (\`loadScreen()\`) | safety screen, result document | ${(screenGz / 1024).toFixed(1)} KiB |`);
 // bench/browser.mjs (run before this script by `npm run bench`) measures the
 // first use in headless Chromium: download, compileStreaming, first answer.

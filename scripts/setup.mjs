@@ -16,7 +16,12 @@ else console.log(`present: ${TARGETS.join(', ')}`);
 
 // The declared MSRV, which `npm test` builds the published crates with.
 step(`setup: Rust ${msrv()} (the declared MSRV; minimal profile)`);
-if (capture('rustup', ['toolchain', 'list']).split('\n').some((t) => t.startsWith(`${msrv()}-`))) console.log(`present: ${msrv()}`);
+if (
+  capture('rustup', ['toolchain', 'list'])
+    .split('\n')
+    .some((t) => t.startsWith(`${msrv()}-`))
+)
+  console.log(`present: ${msrv()}`);
 else run('rustup', ['toolchain', 'install', msrv(), '--profile', 'minimal']);
 
 step('setup: wasm-bindgen-cli');
