@@ -15,6 +15,11 @@ pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> S
 fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json::Value, Issues> {
     let limits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
     let spec = parse_str(spec_json, limits)?;
+    toolresult::builder::build_value(spec, stamp(now_unix_ms)?, failure)
+}
+
+/// The caller's clock and 16 random bytes for an execution id.
+pub(crate) fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
     let mut random = [0u8; 16];
     getrandom::fill(&mut random).map_err(|e| {
         Issues::from(Issue::new(
@@ -23,9 +28,8 @@ fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json:
             format!("no random source for the execution id: {e}"),
         ))
     })?;
-    let stamp = Stamp {
+    Ok(Stamp {
         now_unix_ms,
         random,
-    };
-    toolresult::builder::build_value(spec, stamp, failure)
+    })
 }

@@ -6,24 +6,9 @@ use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Vali
 use wasm_bindgen::prelude::*;
 
 use toolresult::validate::options::from_json as options_from_json;
-use toolresult::Stamp;
 use toolresult_wasm_io::reply::outcome;
 
-/// The caller's clock and 16 random bytes for an execution id.
-fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
-    let mut random = [0u8; 16];
-    getrandom::fill(&mut random).map_err(|e| {
-        Issues::from(Issue::new(
-            "",
-            IssueCode::InternalError,
-            format!("no random source for the execution id: {e}"),
-        ))
-    })?;
-    Ok(Stamp {
-        now_unix_ms,
-        random,
-    })
-}
+use crate::build::stamp;
 
 const LIMITS: ParseLimits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
 

@@ -258,6 +258,13 @@ impl<B: Build> Walk<'_, B> {
     fn checked<E: de::Error>(&mut self, result: Result<(), Broken>) -> Result<(), E> {
         result.map_err(|broken| self.fail(broken))
     }
+
+    /// One level deeper, within `max_depth` (checked before recursing).
+    fn enter<E: de::Error>(&mut self) -> Result<(), E> {
+        self.depth += 1;
+        let result = check_depth(self.depth, self.max_depth);
+        self.checked(result)
+    }
 }
 
 /// Reads `text` strictly into what `builder` builds. `exact` as in
@@ -340,9 +347,7 @@ impl<'de, B: Build> Visitor<'de> for Reader<'_, 'de, B> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<B::Value, A::Error> {
         let w = self.0;
-        w.depth += 1;
-        let (depth, max) = (w.depth, w.max_depth);
-        w.checked(check_depth(depth, max))?;
+        w.enter()?;
         let mut array = w.builder.begin_array();
         let mut index = 0;
         loop {
@@ -361,9 +366,7 @@ impl<'de, B: Build> Visitor<'de> for Reader<'_, 'de, B> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<B::Value, A::Error> {
         let w = self.0;
-        w.depth += 1;
-        let (depth, max) = (w.depth, w.max_depth);
-        w.checked(check_depth(depth, max))?;
+        w.enter()?;
         let mut object = w.builder.begin_object();
         let mut keys = KeySet::default();
         while let Some(key) = map.next_key_seed(KeySeed)? {
