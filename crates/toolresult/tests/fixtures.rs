@@ -177,3 +177,24 @@ fn tool_metadata_without_a_known_tool_type_is_an_error() {
             .unwrap();
     assert!(matches!(ok, ToolMetadata::Thinking(_)));
 }
+
+/// Every `tool_type` in `ToolMetadata::TOOL_TYPES` has an arm in the
+/// hand-written `Deserialize` (a new kind without one would be refused as an
+/// unknown variant; CONTRIBUTING.md, "Add a tool-metadata kind").
+#[test]
+fn every_tool_type_has_a_deserializer_arm() {
+    use toolresult::wire::tool_metadata::ToolMetadata;
+    for tool_type in ToolMetadata::TOOL_TYPES {
+        let err = serde_json::from_value::<ToolMetadata>(serde_json::json!({
+            "tool_type": tool_type,
+            "no_such_field": true,
+        }))
+        .unwrap_err()
+        .to_string();
+        assert!(!err.contains("unknown variant"), "{tool_type}: {err}");
+        assert!(
+            err.contains("no_such_field") || err.contains("missing field"),
+            "{tool_type}: {err}"
+        );
+    }
+}
