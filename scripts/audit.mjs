@@ -6,7 +6,7 @@
 // CI cannot fetch the database (CONTRIBUTING.md, "Dependency audit"), so
 // `npm test` does not run this; run it where a clone is at hand, and before
 // a release. cargo-deny reads the clone offline: nothing is fetched.
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cargoDenyBin, run, step } from './lib.mjs';
@@ -20,10 +20,11 @@ if (!db || !existsSync(path.join(db, 'crates')) || !existsSync(path.join(db, '.g
 
 // cargo-deny looks for the database under db-path, in a folder named after
 // the URL it would fetch from (this name is cargo-deny 0.20's for the default
-// RustSec URL); a scratch copy keeps the caller's clone untouched.
+// RustSec URL); a link to the caller's clone in a scratch folder gives it
+// that name without copying or touching the clone.
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'toolresult-audit-'));
 try {
-  cpSync(path.resolve(db), path.join(scratch, 'advisory-db-3157b0e258782691'), { recursive: true });
+  symlinkSync(path.resolve(db), path.join(scratch, 'advisory-db-3157b0e258782691'), 'dir');
   const config = path.join(scratch, 'deny.toml');
   writeFileSync(config, `[advisories]\ndb-path = ${JSON.stringify(scratch)}\ndb-urls = ["https://github.com/rustsec/advisory-db"]\n`);
   step(`audit: RustSec advisories (cargo-deny, database ${db}, offline)`);

@@ -8,20 +8,21 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const pkgDir = path.join(root, 'bindings', 'typescript');
 
-/** The exact wasm-bindgen version pinned in Cargo.toml (one source of truth). */
-export function wasmBindgenVersion() {
-  const toml = readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
-  const m = toml.match(/^wasm-bindgen\s*=\s*"=([0-9.]+)"/m);
-  if (!m) throw new Error('Cargo.toml must pin wasm-bindgen as "=x.y.z"');
+/** A version the workspace's Cargo.toml pins (one source of truth). */
+function cargoTomlVersion(pattern, what) {
+  const m = readFileSync(path.join(root, 'Cargo.toml'), 'utf8').match(pattern);
+  if (!m) throw new Error(`Cargo.toml must ${what}`);
   return m[1];
+}
+
+/** The exact wasm-bindgen version pinned in Cargo.toml. */
+export function wasmBindgenVersion() {
+  return cargoTomlVersion(/^wasm-bindgen\s*=\s*"=([0-9.]+)"/m, 'pin wasm-bindgen as "=x.y.z"');
 }
 
 /** The declared MSRV (`rust-version` in Cargo.toml), which `npm test` builds the published crates with. */
 export function msrv() {
-  const toml = readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
-  const m = toml.match(/^rust-version\s*=\s*"([0-9.]+)"/m);
-  if (!m) throw new Error('Cargo.toml must declare rust-version = "x.y"');
-  return m[1];
+  return cargoTomlVersion(/^rust-version\s*=\s*"([0-9.]+)"/m, 'declare rust-version = "x.y"');
 }
 
 export function wasmBindgenBin() {

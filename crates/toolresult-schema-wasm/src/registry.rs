@@ -88,12 +88,8 @@ impl SchemaToolRegistry {
     pub fn check_result(&mut self, result_json: &str, options_json: &str) -> String {
         self.with(|r| {
             let options: ValidationOptions = options_from_json(options_json, "options")?;
-            let validator = Validator::new(EnvelopeKind::ToolResult, options)?;
-            let result = validator.parse_json(result_json)?;
-            let issues = validator.check_value(&result);
-            if !issues.is_empty() {
-                return Err(issues);
-            }
+            let result =
+                Validator::new(EnvelopeKind::ToolResult, options)?.parse_checked(result_json)?;
             r.check_result_value(result)
         })
     }

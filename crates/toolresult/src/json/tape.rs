@@ -176,7 +176,7 @@ impl Tape {
         }
     }
 
-    fn push_str(&mut self, s: &str) -> (u32, u32) {
+    fn push_str(&mut self, s: &str) {
         // The input is at most u32::MAX bytes (checked before parsing), and
         // the buffer never holds more than the input's strings.
         let start = self.strings.len() as u32;
@@ -185,7 +185,6 @@ impl Tape {
             start,
             len: s.len() as u32,
         });
-        (start, s.len() as u32)
     }
 }
 

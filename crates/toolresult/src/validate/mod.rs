@@ -113,16 +113,18 @@ impl Validator {
         }
         c.finish()
     }
-}
 
-/// Validates and converts a value into a wire type. Conversion cannot fail
-/// after validation passed; if it ever did, it is reported, never panicked.
-fn into_typed<T: DeserializeOwned>(validator: &Validator, value: Value) -> Result<T, Issues> {
-    let issues = validator.check_value(&value);
-    if !issues.is_empty() {
-        return Err(issues);
+    /// Parses JSON text strictly and checks the envelope: the value, or every
+    /// issue. The typed `parse_*` functions convert what this returns; callers
+    /// that pass the result on as JSON use it as it is.
+    pub fn parse_checked(&self, text: &str) -> Result<Value, Issues> {
+        let value = self.parse_json(text)?;
+        let issues = self.check_value(&value);
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        Ok(value)
     }
-    convert(value)
 }
 
 /// Converts an already validated value into its wire type.
@@ -154,14 +156,10 @@ pub fn validate_tool_result(text: &str, options: &ValidationOptions) -> Issues {
 
 /// Parses and validates an AgentResult.
 pub fn parse_agent_result(text: &str, options: &ValidationOptions) -> Result<AgentResult, Issues> {
-    let v = Validator::new(EnvelopeKind::AgentResult, options.clone())?;
-    let value = v.parse_json(text)?;
-    into_typed(&v, value)
+    convert(Validator::new(EnvelopeKind::AgentResult, options.clone())?.parse_checked(text)?)
 }
 
 /// Parses and validates a ToolResult.
 pub fn parse_tool_result(text: &str, options: &ValidationOptions) -> Result<ToolResult, Issues> {
-    let v = Validator::new(EnvelopeKind::ToolResult, options.clone())?;
-    let value = v.parse_json(text)?;
-    into_typed(&v, value)
+    convert(Validator::new(EnvelopeKind::ToolResult, options.clone())?.parse_checked(text)?)
 }
