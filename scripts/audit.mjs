@@ -27,6 +27,10 @@ try {
   symlinkSync(path.resolve(db), path.join(scratch, 'advisory-db-3157b0e258782691'), 'dir');
   const config = path.join(scratch, 'deny.toml');
   writeFileSync(config, `[advisories]\ndb-path = ${JSON.stringify(scratch)}\ndb-urls = ["https://github.com/rustsec/advisory-db"]\n`);
+  // cargo-deny reads every crate of the lock file for every target (the
+  // fuzz and Windows ones too); on a fresh tree they are not downloaded yet.
+  step('audit: the crates of Cargo.lock (cargo fetch)');
+  run('cargo', ['fetch', '--locked']);
   step(`audit: RustSec advisories (cargo-deny, database ${db}, offline)`);
   run(cargoDenyBin(), ['--offline', '--config', config, 'check', 'advisories']);
 } finally {

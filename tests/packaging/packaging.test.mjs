@@ -138,15 +138,22 @@ test('ESM project: import', () => {
     path.join(dir, 'main.js'),
     `import { readFileSync } from 'node:fs';
 import toolresult, { validateAgentResult, createSuccess, statusInfo, ToolRegistry } from 'toolresult';
+// Named imports from the other entries (their CommonJS stubs name their
+// exports for Node's lexer); /postgres without pg installed.
+import { FileResultStore, validateAgentResult as fromNode } from 'toolresult/node';
+import { PostgresResultStore } from 'toolresult/postgres';
+import { toOtelAttributes } from 'toolresult/otel';
 const r = validateAgentResult(readFileSync('fixture.json', 'utf8'));
 const built = createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
 const checked = new ToolRegistry().register({ name: 'echo', outputSchema: { type: 'integer' } }).checkResult(built);
-console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === validateAgentResult,
+console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === validateAgentResult && fromNode === validateAgentResult,
+  entries: [typeof FileResultStore, typeof PostgresResultStore, typeof toOtelAttributes],
   status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code, checked: checked.status }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
     ok: true,
     same: true,
+    entries: ['function', 'function', 'function'],
     status: 'success',
     size: 4,
     code: 1,
