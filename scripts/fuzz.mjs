@@ -1,23 +1,27 @@
-// `npm run fuzz -- --seconds N [--target NAME]`: runs each cargo-fuzz target
-// (nightly, libFuzzer; no sanitizer: the code has no `unsafe`, and the
-// speed buys executions) for N seconds from the committed seeds, and prints the
-// executions and crashes per target. Crash inputs land in fuzz/artifacts/;
-// each one found becomes a regression case in tests/hostile/corpus.mjs.
+// `npm run fuzz -- --seconds N [--runs M] [--target NAME]`: runs each
+// cargo-fuzz target (nightly, libFuzzer; no sanitizer: the code has no
+// `unsafe`, and the speed buys executions) for N seconds or M executions,
+// whichever comes first, from the committed seeds, and prints the executions
+// and crashes per target. Crash inputs land in fuzz/artifacts/; each one found
+// becomes a seed in fuzz/seeds/<target>/ (replayed by `npm test`, see
+// scripts/fuzz-replay.mjs) and a regression case in tests/hostile/. The depth
+// reached is recorded in docs/fuzzing.md.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { seedDirsOf, TARGETS } from './fuzz-targets.mjs';
 import { root, run, step } from './lib.mjs';
 
-const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert', 'tape', 'render', 'screen', 'document'];
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
 const seconds = Number(flag('--seconds', '60'));
+const runs = flag('--runs', undefined);
 const only = flag('--target', undefined);
 if (!Number.isFinite(seconds) || seconds <= 0) {
-  console.error('usage: npm run fuzz -- [--seconds N] [--target envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]');
+  console.error('usage: npm run fuzz -- [--seconds N] [--runs M] [--target a,b,… of envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]');
   process.exit(2);
 }
 
@@ -29,13 +33,12 @@ if (!existsSync(cargoFuzz)) run('cargo', ['install', 'cargo-fuzz', '--root', too
 const env = { ...process.env, PATH: `${path.dirname(cargoFuzz)}${path.delimiter}${process.env.PATH}` };
 
 const results = [];
-for (const target of only ? [only] : TARGETS) {
+for (const target of only ? only.split(',') : TARGETS) {
   step(`fuzz: ${target} for ${seconds} s`);
   const corpus = path.join(root, 'fuzz', 'corpus', target);
   mkdirSync(corpus, { recursive: true });
-  const seeds = path.join(root, 'fuzz', 'seeds', target);
   const extra = target !== 'builders' ? [`-dict=${path.join(root, 'fuzz', 'envelope.dict')}`] : [];
-  const seedDirs = existsSync(seeds) ? [seeds] : [path.join(root, 'fuzz', 'seeds', 'envelope')];
+  const seedDirs = seedDirsOf(target);
   const r = spawnSync(
     'cargo',
     [
@@ -50,6 +53,7 @@ for (const target of only ? [only] : TARGETS) {
       ...seedDirs,
       '--',
       `-max_total_time=${seconds}`,
+      ...(runs ? [`-runs=${runs}`] : []),
       '-rss_limit_mb=4096',
       '-max_len=4096',
       ...extra,
@@ -69,3 +73,4 @@ for (const r of results) {
   console.log(`| ${r.target} | ${r.execs.toLocaleString('en')} | ${r.seconds} | ${Math.round(r.execs / r.seconds).toLocaleString('en')} | ${r.crashes} |`);
 }
 process.exit(results.every((r) => r.exit === 0 && r.crashes === 0) ? 0 : 1);
+

@@ -2,6 +2,8 @@
 // built to exhaust time or memory (keyword storms, encoded layers within
 // layers, huge front matter) or to break the parsers. Each names a typed
 // outcome; the runner checks the module still works afterwards.
+import { readFileSync } from 'node:fs';
+
 const tags = (s) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const MB = 1024 * 1024;
 
@@ -107,4 +109,45 @@ export const documentCases = [
   },
   { name: 'invalid UTF-8 bytes', input: () => new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xc3, 0x28]), throws: 'invalid_input' },
   { name: 'only a BOM', input: () => '\uFEFF', expect: (r) => r.issues.some((i) => i.code === 'front_matter_missing') },
+];
+
+// Redaction on inputs that once trapped the screen module (issue #40: a span
+// ending inside a U+FFFD that invalid UTF-8 became). Each input is a fuzz
+// seed too (fuzz/seeds/screen/); every one must redact, not trap.
+const seed = (name) => readFileSync(new URL(`../../fuzz/seeds/screen/${name}`, import.meta.url));
+export const redactCases = [
+  {
+    name: 'a secret beside U+FFFD, as bytes',
+    input: () => new Uint8Array(seed('redact-ufffd-boundary')),
+    expect: (r) => new TextDecoder().decode(r).includes('[REDACTED:secret-assignment]'),
+  },
+  {
+    name: 'a secret beside U+FFFD, as text',
+    input: () => new TextDecoder().decode(seed('redact-ufffd-boundary')),
+    expect: (r) => r.includes('[REDACTED:secret-assignment]') && !r.includes('7777777777777777777'),
+  },
+  {
+    name: 'a secret beside U+FFFD, inside a JSON value',
+    input: () => ({ out: [new TextDecoder().decode(seed('redact-ufffd-boundary'))] }),
+    expect: (r) => r.out[0].includes('[REDACTED:secret-assignment]'),
+  },
+  {
+    name: '300 byte mutants of it',
+    input: () => {
+      const raw = seed('redact-ufffd-boundary');
+      let x = 0x2545f491;
+      const next = () => {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        return x >>> 0;
+      };
+      return Array.from({ length: 300 }, () => {
+        const m = Uint8Array.from(raw);
+        for (let k = 1 + (next() % 4); k > 0; k--) m[next() % m.length] = next() & 0xff;
+        return new TextDecoder().decode(m);
+      });
+    },
+    expect: (r) => r.length === 300 && r.every((t) => typeof t === 'string') && r.some((t) => t.includes('[REDACTED:')),
+  },
 ];

@@ -121,3 +121,69 @@ proptest! {
         let _ = parse_result_document(&input);
     }
 }
+
+/// Issue #40: a secret beside a U+FFFD (invalid UTF-8 decoded lossily) made
+/// `redact_text` slice inside a character. The fuzzer's input, then 300
+/// byte-level mutants of it (162 of which trapped before the fix).
+#[test]
+fn redaction_never_slices_inside_a_character() {
+    let raw = include_bytes!("../../../fuzz/seeds/screen/redact-ufffd-boundary").to_vec();
+    let s = screener();
+    let text = String::from_utf8_lossy(&raw);
+    let redacted = s.redact_text(&text);
+    assert!(
+        redacted.contains("[REDACTED:secret-assignment]"),
+        "{redacted}"
+    );
+    // Whole characters are removed or kept: what is left is the text outside the spans.
+    assert!(redacted.starts_with("password\"tok") || redacted.starts_with("password\"["));
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut redacted_some = 0;
+    for _ in 0..300 {
+        let mut m = raw.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % m.len() as u64) as usize;
+            m[at] = next() as u8;
+        }
+        let text = String::from_utf8_lossy(&m);
+        let report = s.screen_text(&text);
+        let redacted = s.redact_text(&text);
+        if report
+            .findings
+            .iter()
+            .any(|f| f.category == ScreenCategory::Secret)
+        {
+            assert_ne!(redacted, text.as_ref());
+            redacted_some += 1;
+        } else {
+            assert_eq!(redacted, text.as_ref());
+        }
+        let value = s.redact_value(&json!({ "password": text, "out": [text] }));
+        assert!(value["out"][0].is_string());
+    }
+    assert!(redacted_some > 100, "{redacted_some}");
+}
+
+proptest! {
+    /// Any text, any byte mutation decoded lossily: redaction and screening
+    /// answer, and every finding's span lies on UTF-16 boundaries of the text.
+    #[test]
+    fn redaction_answers_on_any_text(bytes in proptest::collection::vec(any::<u8>(), 0..400), key in "[a-z_]{0,12}") {
+        let s = screener();
+        let mut text = String::from("password=\"");
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        let _ = s.redact_text(&text);
+        let _ = s.redact_value(&json!({ key: text.clone() }));
+        let units: Vec<u16> = text.encode_utf16().collect();
+        for f in s.screen_text(&text).findings {
+            prop_assert!(f.end <= units.len());
+            prop_assert!(String::from_utf16(&units[f.start..f.end]).is_ok());
+        }
+    }
+}

@@ -368,6 +368,7 @@ impl Screener {
         }
         hits.retain(|h| on(h.category));
         if !hits.is_empty() {
+            widen_to_chars(s, &mut hits);
             sink.add(s, path, hits);
         }
     }
@@ -448,6 +449,7 @@ impl Screener {
         if hits.is_empty() {
             return s.to_string();
         }
+        widen_to_chars(s, &mut hits);
         redact_spans(s, &merge_spans(&hits))
     }
 }
@@ -461,6 +463,19 @@ pub fn screen_text(text: &str, options: &ScreenOptions) -> ScreenReport {
 /// Screens every string of a JSON value with the given options.
 pub fn screen_value(value: &Value, options: &ScreenOptions) -> ScreenReport {
     Screener::new(options.clone()).screen_value(value)
+}
+
+/// The one notion of position (docs/screen.md §6): rules match bytes, so a
+/// span may start or end inside a multi-byte character (a length cap, a
+/// byte class that admits `0x80..`); before any span names a place in `s`
+/// (a finding's offsets, an excerpt, a redaction) it is widened to whole
+/// characters of `s`, and clamped to it. Redaction then removes whole
+/// characters, and no slice can land inside one (issue #40).
+fn widen_to_chars(s: &str, hits: &mut [Hit]) {
+    for hit in hits {
+        hit.end = text::ceil_char_boundary(s, hit.end);
+        hit.start = text::floor_char_boundary(s, hit.start.min(hit.end));
+    }
 }
 
 /// Secret spans merged where they overlap, keeping the first rule.
@@ -608,12 +623,7 @@ const EXCERPT_MAX_MATCH: usize = 120;
 /// invisible characters written as `\u{…}` so an excerpt cannot hide text or
 /// drive a terminal.
 fn excerpt(s: &str, start: usize, end: usize, secrets: &[(usize, usize, &'static str)]) -> String {
-    let floor = |mut i: usize| {
-        while !s.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
-    };
+    let floor = |i: usize| text::floor_char_boundary(s, i);
     let from = floor(start.saturating_sub(EXCERPT_CONTEXT));
     let match_end = floor(end.min(start + EXCERPT_MAX_MATCH).min(s.len()));
     let to = floor((match_end + EXCERPT_CONTEXT).min(s.len()));

@@ -212,3 +212,23 @@ mod ascii_tests {
         }
     }
 }
+
+/// The largest character boundary of `s` at or before `i` (`s.len()` past
+/// the end). `str::floor_char_boundary` is newer than the MSRV.
+pub(crate) fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary of `s` at or after `i` (`s.len()` past
+/// the end).
+pub(crate) fn ceil_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
