@@ -147,7 +147,7 @@ fn redaction_never_slices_inside_a_character() {
     let mut redacted_some = 0;
     for _ in 0..300 {
         let mut m = raw.clone();
-        for _ in 0..1 + next() % 4 {
+        for _ in 0..=next() % 4 {
             let at = (next() % m.len() as u64) as usize;
             m[at] = next() as u8;
         }

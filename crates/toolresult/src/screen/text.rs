@@ -190,6 +190,26 @@ pub(crate) fn non_ascii_chars(s: &str) -> impl Iterator<Item = (usize, char)> + 
     })
 }
 
+/// The largest character boundary of `s` at or before `i` (`s.len()` past
+/// the end). `str::floor_char_boundary` is newer than the MSRV.
+pub(crate) fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary of `s` at or after `i` (`s.len()` past
+/// the end).
+pub(crate) fn ceil_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod ascii_tests {
     use super::*;
@@ -211,24 +231,4 @@ mod ascii_tests {
             assert_eq!(next_non_ascii(text.as_bytes(), from), slow, "from {from}");
         }
     }
-}
-
-/// The largest character boundary of `s` at or before `i` (`s.len()` past
-/// the end). `str::floor_char_boundary` is newer than the MSRV.
-pub(crate) fn floor_char_boundary(s: &str, i: usize) -> usize {
-    let mut i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// The smallest character boundary of `s` at or after `i` (`s.len()` past
-/// the end).
-pub(crate) fn ceil_char_boundary(s: &str, i: usize) -> usize {
-    let mut i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
