@@ -21,7 +21,9 @@ const seconds = Number(flag('--seconds', '60'));
 const runs = flag('--runs', undefined);
 const only = flag('--target', undefined);
 if (!Number.isFinite(seconds) || seconds <= 0) {
-  console.error('usage: npm run fuzz -- [--seconds N] [--runs M] [--target a,b,… of envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]');
+  console.error(
+    'usage: npm run fuzz -- [--seconds N] [--runs M] [--target a,b,… of envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]',
+  );
   process.exit(2);
 }
 
@@ -73,4 +75,3 @@ for (const r of results) {
   console.log(`| ${r.target} | ${r.execs.toLocaleString('en')} | ${r.seconds} | ${Math.round(r.execs / r.seconds).toLocaleString('en')} | ${r.crashes} |`);
 }
 process.exit(results.every((r) => r.exit === 0 && r.crashes === 0) ? 0 : 1);
-

@@ -65,6 +65,7 @@ const shared = [
   'tests/node/api.test.mjs',
   'tests/node/properties.test.mjs',
   'tests/node/bound.test.mjs',
+  'tests/node/budget.test.mjs',
   'tests/node/schema.test.mjs',
   'tests/node/store.test.mjs',
   'tests/node/convert.test.mjs',

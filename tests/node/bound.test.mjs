@@ -141,13 +141,30 @@ test('JSON truncation: a large output is cut once, through the text, with the ma
   assert.equal(utf8Len(m[1]) + Number(m[2]), 1000);
 });
 
-test('capLines keeps the first lines and names how many were dropped', () => {
+test('capLines keeps the first lines (keep: head) and names how many were dropped', () => {
   const text = Array.from({ length: 250 }, (_, i) => `line ${i}`).join('\n');
-  const r = capLines(text);
+  const r = capLines(text, { keep: 'head' });
   assert.equal(r.dropped_lines, 50);
   assert.ok(r.text.startsWith('line 0\nline 1\n'));
   assert.ok(r.text.endsWith('line 199\n… [50 more lines not shown]'));
   assert.deepEqual(capLines('a\nb'), { text: 'a\nb', dropped_lines: 0 });
+});
+
+test('capLines keeps head and tail by default: 40 % first lines, the note, 60 % last lines', () => {
+  const text = Array.from({ length: 250 }, (_, i) => `line ${i}`).join('\n');
+  const r = capLines(text, { maxLines: 100 });
+  assert.equal(r.dropped_lines, 150);
+  const lines = r.text.split('\n');
+  assert.equal(lines[0], 'line 0');
+  assert.equal(lines[39], 'line 39');
+  assert.equal(lines[40], '… [150 more lines not shown]');
+  assert.equal(lines[41], 'line 190');
+  assert.equal(lines.at(-1), 'line 249');
+  assert.equal(lines.length, 101);
+  assert.throws(
+    () => capLines(text, { keep: 'tail' }),
+    (e) => e.code === 'invalid_options',
+  );
 });
 
 test('previews keep whole lines within maxChars', () => {

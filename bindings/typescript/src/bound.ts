@@ -148,13 +148,21 @@ function truncateMeasuredText(text: string, maxBytes: number, total: number, has
 }
 
 /**
- * The first `maxLines` lines (default 200) of a text stream such as stdout,
- * with a note naming how many lines were dropped.
+ * `maxLines` lines (default 200) of a text stream such as stdout, with a
+ * note naming how many lines were dropped: by default the first 40 % and the
+ * last 60 % of them with the note between (`keep: 'head-tail'`: a run's
+ * failure is at its end), or the first ones (`keep: 'head'`).
  */
-export function capLines(text: string, options: { maxLines?: number } = {}): { text: string; dropped_lines: number } {
+export function capLines(text: string, options: { maxLines?: number; keep?: 'head' | 'head-tail' } = {}): { text: string; dropped_lines: number } {
   const maxLines = limit('maxLines', options.maxLines, DEFAULT_MAX_LINES);
+  const keep = options.keep ?? 'head-tail';
+  if (keep !== 'head' && keep !== 'head-tail') {
+    throw new ToolResultError('invalid_options', `keep must be 'head' or 'head-tail', got ${String(keep)}`, [
+      { path: '/keep', code: 'invalid_options', message: `keep must be 'head' or 'head-tail', got ${String(keep)}` },
+    ]);
+  }
   checkText(text, 'the text');
-  return JSON.parse(call((w) => w.cap_lines(text, maxLines)));
+  return JSON.parse(call((w) => w.cap_lines(text, maxLines, keep === 'head')));
 }
 
 /**

@@ -3,6 +3,7 @@
 // wasm modules and add their own loaders (docs: CONTRIBUTING "Add an export").
 export * from './api.js';
 export * from './bound.js';
+export * from './budget.js';
 export * from './schema.js';
 export * from './store.js';
 export * from './reference.js';

@@ -3,6 +3,7 @@
 //! so a cut output can never pass for the complete one.
 
 mod json_cut;
+pub mod model;
 pub mod preview;
 
 use alloc::format;
@@ -147,6 +148,35 @@ pub fn utf16_len(bytes: &[u8]) -> usize {
         .iter()
         .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
         .sum()
+}
+
+/// Keeps `max_lines` lines of a text stream (stdout, stderr): the first ones
+/// ([`model::Keep::Head`]), or the first [`model::HEAD_SHARE_PERCENT`] % and
+/// the last ones with the note between them ([`model::Keep::HeadTail`]).
+pub fn cap_lines_keep(text: &str, max_lines: usize, keep: model::Keep) -> (String, usize) {
+    if keep == model::Keep::Head {
+        return cap_lines(text, max_lines);
+    }
+    let lines: alloc::vec::Vec<&str> = text.split_inclusive('\n').collect();
+    let total = lines.len();
+    if total <= max_lines {
+        return (String::from(text), 0);
+    }
+    let head = max_lines * model::HEAD_SHARE_PERCENT / 100;
+    let tail = max_lines - head;
+    let dropped = total - max_lines;
+    let mut out: String = lines[..head].concat();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "… [{dropped} more line{} not shown]\n",
+        if dropped == 1 { "" } else { "s" }
+    ));
+    for line in &lines[total - tail..] {
+        out.push_str(line);
+    }
+    (out, dropped)
 }
 
 /// Keeps the first `max_lines` lines of a text stream (stdout, stderr) and
