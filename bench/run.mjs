@@ -15,6 +15,7 @@ import { parseAgentResult, sha256Hex, truncateOutput, validateAgentResult } from
 import * as competitors from './competitors.mjs';
 import { inputs } from './inputs.mjs';
 import { outputs, outputTextValidators, outputValidators } from './tool-output.mjs';
+import { budgetSection } from './budgets.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -292,6 +293,8 @@ const screenGz = gzipSync(
   readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_screen_wasm_bg.wasm')),
   { level: 9 },
 ).length;
+// Context budgets on real transcripts (bench/budgets.mjs; skipped without ../shared/transcripts-dev).
+lines.push('', ...budgetSection({ smoke }));
 lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
 lines.push('| module | what it holds | gzip |', '|---|---|---:|');
 lines.push(
