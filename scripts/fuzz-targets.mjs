@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './lib.mjs';
 
-export const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert', 'tape', 'render', 'screen', 'document'];
+export const TARGETS = ['envelope', 'builders', 'json_roundtrip', 'truncate', 'convert', 'tape', 'render', 'screen', 'document', 'model_bound'];
 
 /** A target's own seeds; the screen and the document also start from JSON-shaped text (the envelope and conversion seeds). */
 export function seedDirsOf(target) {

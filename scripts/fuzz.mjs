@@ -22,7 +22,7 @@ const runs = flag('--runs', undefined);
 const only = flag('--target', undefined);
 if (!Number.isFinite(seconds) || seconds <= 0) {
   console.error(
-    'usage: npm run fuzz -- [--seconds N] [--runs M] [--target a,b,… of envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document]',
+    'usage: npm run fuzz -- [--seconds N] [--runs M] [--target a,b,… of envelope|builders|json_roundtrip|truncate|convert|tape|render|screen|document|model_bound]',
   );
   process.exit(2);
 }
