@@ -96,3 +96,16 @@ test('a trap of the schema engine restarts it; compiled schemas and registries k
   // The core module was not affected.
   assertAlive();
 });
+
+// Found by the `builders` fuzz target (issue #40's depth run): a duration
+// longer than the calendar reaches trapped the core module.
+test('a duration_ms beyond the calendar is a typed error, not a trap', () => {
+  for (const duration_ms of [8.88e23, Number.MAX_VALUE, 1e300]) {
+    assert.throws(
+      () => createSuccess({ input: { tool_name: 't' }, duration_ms }),
+      (e) => e instanceof ToolResultError && e.issues.some((i) => i.path === '/duration_ms' && i.code === 'number_out_of_range'),
+    );
+  }
+  assert.equal(createSuccess({ input: { tool_name: 't' }, duration_ms: 5 }).metadata.duration_ms, 5);
+  assertAlive();
+});

@@ -309,7 +309,19 @@ fn timing(spec: &Map<String, Value>, now_unix_ms: f64) -> Result<(String, String
         s
     } else {
         let back = duration.as_ref().map_or(0.0, |(d, _)| *d);
-        let t = completed.0 - Duration::seconds_f64(back / 1000.0);
+        // A duration longer than the calendar reaches is refused, not a panic (fuzz: builders).
+        let t = Duration::checked_seconds_f64(back / 1000.0)
+            .and_then(|d| completed.0.checked_sub(d))
+            .ok_or_else(|| {
+                spec_issue(
+                    "duration_ms",
+                    IssueCode::NumberOutOfRange,
+                    format!(
+                        "duration_ms {} reaches before the earliest time a timestamp can name; give started_at",
+                        Num(back)
+                    ),
+                )
+            })?;
         (t, format_rfc3339_millis(t))
     };
     let duration = if let Some((_, v)) = duration {

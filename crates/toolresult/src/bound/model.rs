@@ -257,20 +257,20 @@ impl<'a> ModelCutter<'a> {
             }
         }
         let dropped = &text[head_end..tail_start];
-        let lines = if head_end == 0 || text[..head_end].ends_with('\n') {
-            dropped.matches('\n').count()
-        } else {
-            dropped.matches('\n').count() + 1
-        };
-        let lines = lines.min(total_lines);
+        // Line breaks dropped: whole lines when both ends are on line
+        // boundaries, else the lines the cut runs through.
+        let lines = dropped.matches('\n').count();
         let chars = dropped.chars().count();
         let mut marker = self.text_marker(lines, chars, terse);
-        // Where both sides are whole lines, the marker is a line of its own.
-        if !text[..head_end].ends_with('\n') && head_end > 0 {
-            marker.insert(0, '\n');
-        }
-        if tail_start < text.len() && !marker.ends_with('\n') {
-            marker.push('\n');
+        // A cut across lines puts the marker on a line of its own; a cut
+        // inside one line leaves it inline.
+        if lines > 0 {
+            if head_end > 0 && !text[..head_end].ends_with('\n') {
+                marker.insert(0, '\n');
+            }
+            if tail_start < text.len() {
+                marker.push('\n');
+            }
         }
         let mut out = String::with_capacity(head_end + marker.len() + text.len() - tail_start);
         out.push_str(&text[..head_end]);
