@@ -122,3 +122,4 @@ proptest! {
         prop_assert_eq!(again.content, out.content);
     }
 }
+
