@@ -66,7 +66,10 @@ const shared = [
   'tests/node/properties.test.mjs',
   'tests/node/bound.test.mjs',
   'tests/node/budget.test.mjs',
+  'tests/node/history.test.mjs',
+  'tests/node/paging.test.mjs',
   'tests/node/schema.test.mjs',
+  'tests/node/standard-schema.test.mjs',
   'tests/node/store.test.mjs',
   'tests/node/convert.test.mjs',
   'tests/node/preview.test.mjs',
@@ -95,6 +98,11 @@ run(process.execPath, ['bench/browser.mjs', '--smoke']);
 
 step('node: tests against the built Node package, then packaging (npm pack; CJS, ESM, TypeScript, Vite, webpack, esbuild; attw, publint)');
 run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
+
+// The framework adapters (src/adapters/) inside the frameworks themselves: MCP SDK v1 and v2 in-process;
+// AI SDK 7 (`ai`) and 6 (`ai-v6`) with their mock models.
+step('adapters: toolresult/mcp and toolresult/ai against the installed SDK majors');
+run(process.execPath, ['--test', 'tests/adapters/']);
 
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');

@@ -15,6 +15,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { modelMessageSchema, toolModelMessageSchema } from 'ai';
+// AI SDK 6 (the `ai-v6` alias): its tool-message schema still takes the `media` content part that 7 removed.
+import { toolModelMessageSchema as toolModelMessageSchemaV6 } from 'ai-v6';
 import { z } from 'zod';
 import { fixturesDir, toolresult as t } from './helpers.mjs';
 
@@ -51,11 +53,15 @@ test("AI SDK: every tool-message part we write is accepted by the SDK's toolMode
     'vercel-message-error-json.json',
     'vercel-message-denied.json',
     'vercel-message-provider-options.json',
-    'vercel-message-media-legacy.json',
   ]) {
     const one = toolModelMessageSchema.safeParse({ role: 'tool', content: [read(f)] });
     assert.equal(one.success, true, `${f}: ${JSON.stringify(one.error?.issues)}`);
+    assert.equal(toolModelMessageSchemaV6.safeParse({ role: 'tool', content: [read(f)] }).success, true, `${f} (AI SDK 6)`);
   }
+  // The legacy `media` part is AI SDK 6's (7 removed it); fromVercelToolPart still reads it.
+  const media = { role: 'tool', content: [read('vercel-message-media-legacy.json')] };
+  assert.equal(toolModelMessageSchemaV6.safeParse(media).success, true, 'AI SDK 6 takes media parts');
+  assert.equal(toolModelMessageSchema.safeParse(media).success, false, 'AI SDK 7 has no media part');
   // What the issue reported: the step-content tool-error part is not a tool-message part.
   const stepError = t.toVercelToolPart(all[4], { as: 'step-content' });
   assert.equal(stepError.type, 'tool-error');

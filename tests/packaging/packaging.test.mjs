@@ -72,7 +72,7 @@ test('arethetypeswrong finds no problem in any entry point; publint has no warni
   const problems = Object.values(report.problems ?? {}).flat();
   assert.deepEqual(problems, [], 'attw problems');
   const entries = Object.keys(report.analysis.entrypoints);
-  for (const e of ['.', './web', './node', './postgres', './otel']) assert.ok(entries.includes(e), `attw checked ${e}`);
+  for (const e of ['.', './web', './node', './postgres', './otel', './mcp', './ai']) assert.ok(entries.includes(e), `attw checked ${e}`);
   const publint = path.join(root, 'node_modules', 'publint', 'src', 'cli.js');
   const out = sh(process.execPath, [publint, '--strict', pkgDir], work);
   assert.doesNotMatch(out, /Warnings:|Errors:/, out);
@@ -99,6 +99,19 @@ if (FileResultStore.open('store').get('d1', 'c1').input.tool_name !== 'echo') th
 // The optional entries load without their peer dependencies (pg is needed only to connect).
 const { canonicalJson, POSTGRES_SCHEMA_VERSION } = require('toolresult/postgres');
 const { toOtelAttributes } = require('toolresult/otel');
+// toolresult/mcp loads without either MCP SDK major installed (its types are structural).
+let mcpPeer = true;
+try { require.resolve('@modelcontextprotocol/sdk/package.json'); } catch { mcpPeer = false; }
+const mcpCheck = new (require('toolresult/mcp').McpSchemaValidator)().getValidator({ type: 'object', required: ['n'] });
+if (mcpPeer || mcpCheck({ n: 1 }).valid !== true || !/^\\(root\\): /.test(mcpCheck({}).errorMessage)) throw new Error('toolresult/mcp from CommonJS');
+// toolresult/ai loads without ai installed; only an outputSchema needs the SDK (its asSchema), and it says so.
+let aiPeer = true;
+try { require.resolve('ai'); } catch { aiPeer = false; }
+const trAi = require('toolresult/ai');
+const uiPart = trAi.toUIToolPart(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c3' }, output: 'hi' }));
+let aiMissing;
+try { trAi.withToolResults({ echo: { inputSchema: {}, outputSchema: {}, execute: () => 'hi' } }); } catch (e) { aiMissing = e.code; }
+if (aiPeer || uiPart.state !== 'output-available' || trAi.fromUIToolPart(uiPart).output !== 'hi' || aiMissing !== 'missing_dependency') throw new Error('toolresult/ai from CommonJS');
 const otel = toOtelAttributes(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c2' } }));
 console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code),
   canonical: canonicalJson({ b: 1, a: 2 }), pgVersion: POSTGRES_SCHEMA_VERSION, op: otel['gen_ai.operation.name'] }));`,
@@ -143,6 +156,14 @@ import toolresult, { validateAgentResult, createSuccess, statusInfo, ToolRegistr
 import { FileResultStore, validateAgentResult as fromNode } from 'toolresult/node';
 import { PostgresResultStore } from 'toolresult/postgres';
 import { toOtelAttributes } from 'toolresult/otel';
+import { McpSchemaValidator, wrapMcpToolHandler } from 'toolresult/mcp';
+import { withToolResults, toUIToolPart } from 'toolresult/ai';
+const aiTools = withToolResults({ echo: { inputSchema: {}, execute: async (input) => input.text } });
+const aiOut = await aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'e1' });
+const aiModel = await aiTools.echo.toModelOutput({ toolCallId: 'e1', input: {}, output: aiOut });
+if (aiOut.output !== 'hi' || aiModel.type !== 'text' || aiModel.value !== 'hi' || toUIToolPart(aiOut).output.output !== 'hi') throw new Error('toolresult/ai from ESM');
+const mcpOut = await wrapMcpToolHandler(async () => ({ content: [{ type: 'text', text: 'hi' }] }), { toolName: 'echo' })({});
+if (typeof McpSchemaValidator !== 'function' || mcpOut.content[0].text !== 'hi' || mcpOut._meta['toolresult/result'].status !== 'success') throw new Error('toolresult/mcp from ESM');
 const r = validateAgentResult(readFileSync('fixture.json', 'utf8'));
 const built = createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
 const checked = new ToolRegistry().register({ name: 'echo', outputSchema: { type: 'integer' } }).checkResult(built);
@@ -182,6 +203,19 @@ const store: Promise<PostgresResultStore> = PostgresResultStore.open({ pool, ret
 const batch: Promise<PutManyReport> = store.then((s) => s.putMany([]));
 const attrs: OtelAttributes = toOtelAttributes({} as never);
 const off: () => void = instrumentStore(FileResultStore.open('x'), {});
+// toolresult/mcp's types need neither MCP SDK major.
+import { McpSchemaValidator, wrapMcpToolHandler, type McpCallToolResultLike } from 'toolresult/mcp';
+const mcpValid: boolean = new McpSchemaValidator({ cacheSize: 8 }).getValidator<{ n: number }>({ type: 'object' })({}).valid;
+const mcpTool: (args: { q: string }) => Promise<McpCallToolResultLike> = wrapMcpToolHandler(async (args: { q: string }) => ({ content: [{ type: 'text', text: args.q }] }), { toolName: 'q', budget: { maxBytes: 10 } });
+console.log(mcpValid, mcpTool);
+// toolresult/ai's types need no ai installed: the SDK's shapes are structural.
+import type { ToolResult } from 'toolresult';
+import { withToolResults, toUIToolPart, fromUIToolPart, type UIToolPart } from 'toolresult/ai';
+const aiTools = withToolResults({ echo: { inputSchema: {}, execute: async (input: { text: string }) => input.text } }, { budget: { maxChars: 100 } });
+const aiRun: PromiseLike<ToolResult> | AsyncIterable<ToolResult> = aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'e1' });
+const aiPart: UIToolPart = toUIToolPart({} as ToolResult, { state: 'output-available' });
+const aiBack: ToolResult | undefined = fromUIToolPart(aiPart);
+console.log(aiRun, aiBack);
 export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
   // The optional peer dependency a user of toolresult/otel installs.

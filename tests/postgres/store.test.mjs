@@ -428,3 +428,26 @@ test("OpenTelemetry: instrumentStore records spans for a PostgreSQL store's puts
   assert.equal(spans[0].attributes['gen_ai.tool.call.id'], r.input.tool_call_id);
   await store.close();
 });
+
+test('get_tool_result pages through a result stored in PostgreSQL (the handler answers with a promise)', async () => {
+  const { createGetToolResultHandler, pageableText } = await import('toolresult');
+  const store = await openStore({ listen: false });
+  const output = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(i % 50)}`).join('\n');
+  const result = createSuccess({ input: { tool_name: 'bash', tool_call_id: 'call_pg_pages', parameters: {} }, output, duration_ms: 3 });
+  await store.put(result, { dialog_id: 'dlg' });
+  const handler = createGetToolResultHandler(store, { budget: { maxChars: 4000 } });
+  let request = { tool_call_id: 'call_pg_pages', offset: 1 };
+  const texts = [];
+  for (let i = 0; i < 1000 && request; i++) {
+    const answer = handler(request);
+    assert.ok(answer instanceof Promise);
+    const { page } = await answer;
+    assert.ok(JSON.stringify({ found: true, page }).length <= 4000);
+    texts.push(page.text);
+    request = page.next;
+  }
+  assert.equal(texts.join(''), pageableText(result));
+  assert.ok(texts.length > 10);
+  assert.equal((await handler({ tool_call_id: 'call_pg_pages', offset: 5000 })).invalid.total_lines, 2000);
+  await store.close();
+});

@@ -1,9 +1,10 @@
-// Lazy references (docs/spec.md §12): summaries, references in place of full results,
-// swapping them in a message list, and the get_tool_result tool.
+// Lazy references (docs/spec.md §12): summaries, references in place of full
+// results, and the get_tool_result tool.
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { call } from './runtime.js';
-import type { ResultStore } from './store.js';
+import type { ContextBudget } from './budget.js';
+import { DEFAULT_PAGE_BUDGET, readToolResult, type ToolResultAnswer, type ToolResultRequest } from './paging.js';
 import { customSummary } from './summary.js';
 import { toolResultJson } from './wire.js';
 
@@ -58,89 +59,41 @@ export function previewResult(result: ToolResult | string, options: { maxChars?:
   return unwrap<string>(call((w) => w.preview_result(json, chars)));
 }
 
-function isToolResult(x: unknown): x is ToolResult {
-  const r = x as ToolResult;
-  return !!r && typeof r === 'object' && typeof r.input?.tool_name === 'string' && typeof r.metadata?.execution_id === 'string' && 'schema_version' in r;
-}
-
-function isReference(x: unknown): x is ToolResultReference {
-  const r = x as ToolResultReference;
-  return !!r && typeof r === 'object' && typeof r.result_ref?.tool_call_id === 'string' && r.result_ref.storage_type === 'tool_results';
-}
-
-/** What `prepareHistory` did. */
-export interface PreparedHistory<M> {
-  messages: M[];
-  /** Full results stored and replaced by references. */
-  referenced: string[];
-  /** References replaced by their full results. */
-  loaded: string[];
-  /** References whose result the store does not have (left as references). */
-  missing: string[];
-}
-
-/**
- * Seed 003's message preparation. Every full ToolResult in `messages` (bare,
- * or as the `content` of a message such as `{ role: 'tool', content }`) is
- * stored and replaced by its reference, unless `load` asks for it; references
- * that `load` asks for are replaced by the stored result. `load`: false (the
- * default: nothing loaded), true (everything), or a list of tool_call_ids.
- * Other messages pass through unchanged; the input array is not modified.
- */
-export function prepareHistory<M>(
-  messages: readonly M[],
-  options: { dialog_id: string; store: ResultStore; load?: boolean | readonly string[]; previewChars?: number },
-): PreparedHistory<M> {
-  const { dialog_id, store } = options;
-  const load = options.load ?? false;
-  const wanted = (id: string) => load === true || (Array.isArray(load) && load.includes(id));
-  const out: PreparedHistory<M> = { messages: [], referenced: [], loaded: [], missing: [] };
-  const swap = (item: unknown): unknown => {
-    if (isToolResult(item)) {
-      const id = item.input.tool_call_id ?? item.metadata.execution_id;
-      store.put(item, { dialog_id });
-      if (wanted(id)) return item;
-      out.referenced.push(id);
-      return toReference(item, { dialog_id, previewChars: options.previewChars });
-    }
-    if (isReference(item)) {
-      const id = item.result_ref.tool_call_id;
-      if (!wanted(id)) return item;
-      const full = store.getByToolCallId(id);
-      if (!full) {
-        out.missing.push(id);
-        return item;
-      }
-      out.loaded.push(id);
-      return full;
-    }
-    return undefined;
-  };
-  for (const message of messages) {
-    const direct = swap(message);
-    if (direct !== undefined) {
-      out.messages.push(direct as M);
-      continue;
-    }
-    const content = (message as { content?: unknown } | null)?.content;
-    const inner = message && typeof message === 'object' ? swap(content) : undefined;
-    out.messages.push(inner !== undefined && inner !== content ? ({ ...(message as object), content: inner } as M) : message);
-  }
-  return out;
-}
+// prepareHistory (seed 003's preparation, and budgets for any framework's
+// messages) lives in history/prepare.ts.
 
 /** The `get_tool_result` tool (docs/spec.md §12), ready to offer a model. */
 export const getToolResultTool: ToolDefinition = {
   name: 'get_tool_result',
   description:
-    'Retrieve the full result of a tool call made EARLIER in this conversation, by its tool_call_id. ' +
+    'Retrieve the result of a tool call made EARLIER in this conversation, by its tool_call_id. ' +
     'Earlier results appear in the history only as a summary and a short preview; call this when you need the rest ' +
     '(for example the whole file that an earlier read_file returned). Do NOT call it for a tool you have just executed: ' +
-    'that result is already in front of you.',
+    'that result is already in front of you. A large result comes back in pages: the answer says which lines it holds, ' +
+    'how many there are, and gives the arguments of the call for the next page in `next`. Read a range with offset and ' +
+    'limit (lines, 1-based), search with pattern (a regular expression; matching lines with their numbers and context), ' +
+    'or read one member of a JSON result with path (a JSON Pointer such as /items/3).',
   input_schema: {
     type: 'object',
     properties: {
       tool_call_id: { type: 'string', minLength: 1, description: 'The tool_call_id shown in the earlier reference (result_ref.tool_call_id).' },
+      offset: { type: 'integer', minimum: 1, description: 'First line to return (1-based). With pattern: the line to search from.' },
+      limit: { type: 'integer', minimum: 1, description: 'Most lines to return.' },
+      char_offset: {
+        type: 'integer',
+        minimum: 0,
+        description: 'First character to return, for outputs with very long lines (the answer says when to use it).',
+      },
+      char_limit: { type: 'integer', minimum: 1, description: 'Most characters to return.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1024,
+        description: 'A regular expression: only lines that match, with their line numbers and a little context.',
+      },
+      context: { type: 'integer', minimum: 0, maximum: 10, description: 'Lines of context around each match (default 2).' },
+      ignore_case: { type: 'boolean', description: 'Match pattern without regard to case.' },
+      path: { type: 'string', description: 'A JSON Pointer into a JSON result, e.g. /items/3/name.' },
     },
     required: ['tool_call_id'],
     additionalProperties: false,
@@ -148,22 +101,56 @@ export const getToolResultTool: ToolDefinition = {
 };
 
 /** What the get_tool_result handler returns to the model. */
-export type GetToolResultOutput = { found: true; result: ToolResult } | { found: false; message: string };
+export type GetToolResultOutput = ToolResultAnswer | { found: false; message: string };
 
-/** The get_tool_result handler over a store: `(args) => output`. */
-export function createGetToolResultHandler(store: ResultStore): (args: unknown) => GetToolResultOutput {
+/** The stores `createGetToolResultHandler` reads: the in-memory, file and IndexedDB stores answer at once, PostgreSQL with a promise. */
+export interface ToolResultSource {
+  getByToolCallId(id: string): ToolResult | undefined | Promise<ToolResult | undefined>;
+}
+
+/**
+ * The get_tool_result handler over a store: `(args) => answer`, a promise
+ * exactly when the store's `getByToolCallId` returns one (PostgreSQL). Every
+ * answer fits `budget` (default 8,000 characters of JSON): the whole result
+ * when it fits, else the piece asked for with `next` for the rest
+ * (`readToolResult`). Bad arguments get an answer that says what would
+ * work, never a throw.
+ */
+export function createGetToolResultHandler(
+  store: ToolResultSource,
+  options: { budget?: ContextBudget } = {},
+): (args: unknown) => GetToolResultOutput | Promise<GetToolResultOutput> {
+  const budget = options.budget ?? DEFAULT_PAGE_BUDGET;
+  readToolResult(probeResult, { tool_call_id: 'probe' }, budget); // checks the budget once, here
   return (args) => {
-    const id = (args as { tool_call_id?: unknown } | null)?.tool_call_id;
+    const request = (args ?? {}) as ToolResultRequest;
+    const id = request.tool_call_id;
     if (typeof id !== 'string' || id === '') {
       return { found: false, message: 'get_tool_result needs { "tool_call_id": "<id from an earlier result reference>" }.' };
     }
-    const result = store.getByToolCallId(id);
-    if (result) return { found: true, result };
-    return {
-      found: false,
-      message:
-        `No stored result for tool_call_id "${id}". get_tool_result only returns results of tool calls made earlier in this ` +
-        'conversation (their references carry result_ref.tool_call_id); a tool you have just called returned its result directly.',
-    };
+    const answer = (result: ToolResult | undefined): GetToolResultOutput =>
+      result
+        ? readToolResult(result, request, budget)
+        : {
+            found: false,
+            message:
+              `No stored result for tool_call_id "${id}". get_tool_result only returns results of tool calls made earlier in this ` +
+              'conversation (their references carry result_ref.tool_call_id); a tool you have just called returned its result directly.',
+          };
+    const got = store.getByToolCallId(id);
+    return got instanceof Promise ? got.then(answer) : answer(got);
   };
 }
+
+const probeResult: ToolResult = {
+  input: { tool_name: 'probe', parameters: {} },
+  status: 'success',
+  output: 'x',
+  metadata: {
+    execution_id: '00000000-0000-4000-8000-000000000000',
+    started_at: '2026-01-01T00:00:00.000Z',
+    completed_at: '2026-01-01T00:00:00.000Z',
+    duration_ms: 0,
+  },
+  schema_version: '1.0.0',
+} as ToolResult;

@@ -83,10 +83,18 @@ function unwrap<T>(json: string, what: string, codeFor: (issues: Issue[]) => Too
  */
 export type LoadSchemaEngine = (module_or_path?: unknown) => Promise<void>;
 
-/** A JSON Schema compiled once, for validating many values. */
-export class CompiledSchema {
+/**
+ * A JSON Schema compiled once, for validating many values. It is also a
+ * Standard Schema v1 and a Standard JSON Schema v1 (`'~standard'`), so the
+ * frameworks that take those (the AI SDK's `tool({ inputSchema })`, the MCP
+ * SDK v2's `registerTool`, OpenAI Agents' `tool({ parameters })`) take it as
+ * it is. `T` only types what `'~standard'` reports; nothing checks it.
+ */
+export class CompiledSchema<T = unknown> {
   readonly #schema: string;
   readonly #options: string;
+  /** Standard Schema v1 + Standard JSON Schema v1 (standardschema.dev); see {@link CompiledSchemaStandard}. */
+  readonly '~standard': CompiledSchemaStandard<T>;
   // A trap replaces the engine instance; recompiled from the kept source then.
   readonly #handle = new RebuiltHandle(schemaEngine, (): Handle => {
     const handle = schemaEngine.call((w) => new w.CompiledSchema(this.#schema, this.#options));
@@ -104,6 +112,32 @@ export class CompiledSchema {
     this.#schema = schemaText;
     this.#options = optionsTextValue;
     this.#current();
+    const toJsonSchema = (options: StandardJsonSchemaOptions) => standardJsonSchema(this.#schema, this.#options, options);
+    this['~standard'] = {
+      version: 1,
+      vendor: 'toolresult',
+      validate: (value: unknown) => this.#standardValidate(value),
+      jsonSchema: { input: toJsonSchema, output: toJsonSchema },
+    };
+  }
+
+  /** @internal The JSON text of the schema and of its options (the MCP adapter registers them in a ToolRegistry). */
+  get source(): { schema: string; options: string } {
+    return { schema: this.#schema, options: this.#options };
+  }
+
+  // Standard Schema's `validate`: synchronous, and never a throw for a value
+  // that is not JSON data (that is an issue like any other).
+  #standardValidate(value: unknown): StandardResult<T> {
+    let issues: { path: string; message: string }[];
+    try {
+      issues = this.validate(value);
+    } catch (e) {
+      if (!(e instanceof ToolResultError) || e.code !== 'invalid_value') throw e;
+      issues = e.issues.length > 0 ? e.issues : [{ path: '', message: e.message }];
+    }
+    if (issues.length === 0) return { value: value as T };
+    return { issues: issues.map((i) => ({ message: i.message, path: standardPath(value, i.path) })) };
   }
 
   #current(): Handle {
@@ -173,8 +207,8 @@ export class CompiledSchema {
  * `unresolvable_ref` (a `$ref` to a document not in `options.documents`;
  * nothing is ever fetched).
  */
-export function compileSchema(schema: unknown, options?: SchemaOptions): CompiledSchema {
-  return new CompiledSchema(wire(schema, 'invalid_schema', 'the schema'), optionsText(options));
+export function compileSchema<T = unknown>(schema: unknown, options?: SchemaOptions): CompiledSchema<T> {
+  return new CompiledSchema<T>(wire(schema, 'invalid_schema', 'the schema'), optionsText(options));
 }
 
 /** What `ToolRegistry.register` accepts: a ToolDefinition (docs/spec.md §7) or an MCP `Tool`. */
@@ -327,4 +361,226 @@ export class ToolRegistry {
   free(): void {
     this.#handle.free();
   }
+}
+
+// ---------------------------------------------------------------------------
+// Standard Schema v1 and Standard JSON Schema v1 (standardschema.dev), on
+// `CompiledSchema['~standard']`. The interfaces are written out here, as the
+// spec suggests, so the package needs no `@standard-schema/spec`.
+
+/** A Standard Schema issue: what is wrong, and where (object keys and array indices). */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey>;
+}
+
+/** What Standard Schema's `validate` returns: the value, or the issues. */
+export type StandardResult<T> = { readonly value: T; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> };
+
+/** A Standard JSON Schema target (the spec names `draft-2020-12`, `draft-07` and `openapi-3.0`). */
+export type StandardJsonSchemaTarget = 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | (string & Record<never, never>);
+
+/** What Standard JSON Schema's `input` / `output` take. */
+export interface StandardJsonSchemaOptions {
+  readonly target: StandardJsonSchemaTarget;
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+/**
+ * `compiled['~standard']`: Standard Schema v1 (`version`, `vendor`, a
+ * synchronous `validate`) and Standard JSON Schema v1 (`jsonSchema.input` /
+ * `jsonSchema.output`, both the same: a JSON Schema describes the value both
+ * ways).
+ *
+ * `validate(value)` returns `{ value }` or `{ issues: [{ message, path }] }`,
+ * `path` the issue's JSON Pointer as keys (unescaped) and array indices
+ * (numbers). A value that is not JSON data (NaN, a function, a cycle, ...) is
+ * an issue, not a throw.
+ *
+ * `jsonSchema.input({ target })` returns the schema itself (a fresh copy) for
+ * the target of its own dialect. For another of `draft-2020-12`,
+ * `draft-2019-09` and `draft-07` it returns the schema (with `$schema`, if
+ * declared, naming the target) only when every keyword in it means the same
+ * there — what most tool schemas are (`type`, `properties`, `required`,
+ * `enum`, `items` as one schema, ...); the AI SDK asks for `draft-07`, MCP
+ * SDK v2 and OpenAI Agents for `draft-2020-12`. Otherwise, and for
+ * `openapi-3.0` and unknown targets, it throws a `ToolResultError`
+ * (`unsupported_value` with a JSON Pointer per keyword that has no equal
+ * meaning, or `invalid_options` for the target), as the spec says a
+ * converter should. A schema compiled with `documents` throws too: the
+ * documents it refers to are not part of it.
+ */
+export interface CompiledSchemaStandard<T = unknown> {
+  readonly version: 1;
+  readonly vendor: 'toolresult';
+  readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => StandardResult<T>;
+  readonly jsonSchema: {
+    readonly input: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+    readonly output: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+  };
+  /** Types only (never set at runtime), for Standard Schema's `InferInput` / `InferOutput`. */
+  readonly types?: { readonly input: T; readonly output: T } | undefined;
+}
+
+type DialectName = '2020-12' | '2019-09' | 'draft-07';
+
+const TARGET_DIALECT: Record<string, DialectName> = { 'draft-2020-12': '2020-12', 'draft-2019-09': '2019-09', 'draft-07': 'draft-07' };
+
+const META_SCHEMA: Record<DialectName, string> = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+};
+
+/** The dialect a `$schema` URI names (http or https, with or without an empty fragment), as the engine reads it. */
+function dialectOfUri(uri: string): DialectName | undefined {
+  const rest = uri.replace(/#$/, '').replace(/^https?:\/\//, '');
+  if (rest === 'json-schema.org/draft/2020-12/schema') return '2020-12';
+  if (rest === 'json-schema.org/draft/2019-09/schema') return '2019-09';
+  if (rest === 'json-schema.org/draft-07/schema') return 'draft-07';
+  return undefined;
+}
+
+// Keywords whose meaning exists only in some dialects: anywhere else they are
+// ignored (or mean something else), so a schema using them has no equal form there.
+const KEYWORD_DIALECTS: Record<string, readonly DialectName[]> = {
+  prefixItems: ['2020-12'],
+  $dynamicRef: ['2020-12'],
+  $dynamicAnchor: ['2020-12'],
+  $recursiveRef: ['2019-09'],
+  $recursiveAnchor: ['2019-09'],
+  additionalItems: ['2019-09', 'draft-07'],
+  dependencies: ['draft-07'],
+  dependentRequired: ['2020-12', '2019-09'],
+  dependentSchemas: ['2020-12', '2019-09'],
+  unevaluatedItems: ['2020-12', '2019-09'],
+  unevaluatedProperties: ['2020-12', '2019-09'],
+  minContains: ['2020-12', '2019-09'],
+  maxContains: ['2020-12', '2019-09'],
+  $anchor: ['2020-12', '2019-09'],
+};
+
+// Beside `$ref`, draft-07 ignores every keyword; 2019-09 and 2020-12 apply
+// them. These change nothing either way.
+const BESIDE_REF = new Set([
+  '$ref',
+  '$schema',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$defs',
+  'definitions',
+]);
+
+// Where subschemas are: as values of a map, as one value, as an array.
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_ONE = new Set([
+  'additionalProperties',
+  'propertyNames',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'additionalItems',
+]);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every keyword of `schema` (written in `source`) whose meaning differs in
+ * `target` — known in one dialect and not the other — with its JSON Pointer.
+ */
+function unportable(schema: unknown, source: DialectName, target: DialectName, pointer: string, out: Issue[]): Issue[] {
+  if (!isObject(schema)) return out;
+  const keys = Object.keys(schema);
+  const say = (key: string, why: string) =>
+    out.push({
+      path: `${pointer}/${escapePointer(key)}`,
+      code: 'unsupported_value',
+      message: `\`${key}\` ${why}, so this ${source} schema has no ${target} form with the same meaning`,
+    });
+  const draft07Differs = (source === 'draft-07') !== (target === 'draft-07');
+  for (const key of keys) {
+    const value = schema[key];
+    const only = KEYWORD_DIALECTS[key];
+    if (only && only.includes(source) !== only.includes(target)) say(key, `is a keyword of ${only.join(' and ')} only`);
+    if (key === 'items' && Array.isArray(value) && target === '2020-12')
+      say(key, 'as an array is the tuple form of draft-07 and 2019-09 (prefixItems in 2020-12)');
+    if (key === '$id' && typeof value === 'string' && value.startsWith('#') && draft07Differs)
+      say(key, 'as a plain-name fragment is an anchor in draft-07 only');
+    if (key === '$ref' && draft07Differs && keys.some((k) => !BESIDE_REF.has(k)))
+      say(key, 'has keywords beside it, which draft-07 ignores and later dialects apply');
+    const at = `${pointer}/${escapePointer(key)}`;
+    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+      for (const [k, sub] of Object.entries(value)) unportable(sub, source, target, `${at}/${escapePointer(k)}`, out);
+    } else if (SCHEMA_ONE.has(key) || (key === 'items' && !Array.isArray(value))) {
+      unportable(value, source, target, at, out);
+    } else if ((SCHEMA_LISTS.has(key) || key === 'items') && Array.isArray(value)) {
+      for (const [i, sub] of value.entries()) unportable(sub, source, target, `${at}/${i}`, out);
+    } else if (key === 'dependencies' && isObject(value)) {
+      for (const [k, sub] of Object.entries(value)) if (!Array.isArray(sub)) unportable(sub, source, target, `${at}/${escapePointer(k)}`, out);
+    }
+  }
+  return out;
+}
+
+const SUPPORTED_TARGETS = 'draft-2020-12, draft-2019-09 and draft-07';
+
+/** Standard JSON Schema's converter (see {@link CompiledSchemaStandard}). */
+function standardJsonSchema(schemaText: string, optionsTextValue: string, options: StandardJsonSchemaOptions): Record<string, unknown> {
+  const target = options !== null && typeof options === 'object' ? options.target : undefined;
+  const wanted = typeof target === 'string' && Object.hasOwn(TARGET_DIALECT, target) ? TARGET_DIALECT[target] : undefined;
+  if (wanted === undefined) {
+    const message = `no JSON Schema for target ${JSON.stringify(target)}: this schema answers ${SUPPORTED_TARGETS}`;
+    throw new ToolResultError('invalid_options', message, [{ path: '/target', code: 'invalid_options', message }]);
+  }
+  const schema = JSON.parse(schemaText) as unknown;
+  const options_ = optionsTextValue === '' ? {} : (JSON.parse(optionsTextValue) as SchemaOptions);
+  if (options_.documents && Object.keys(options_.documents).length > 0) {
+    const message = 'this schema was compiled with `documents`, which a JSON Schema consumer would not have: bundle them into `$defs` and compile that';
+    throw new ToolResultError('unsupported_value', `no self-contained JSON Schema for target ${target}`, [{ path: '', code: 'unsupported_value', message }]);
+  }
+  // A boolean schema as an object: `true` accepts everything, `false` nothing.
+  if (typeof schema === 'boolean') return schema ? {} : { not: {} };
+  const root = schema as Record<string, unknown>;
+  const declared = root.$schema;
+  const source = typeof declared === 'string' ? dialectOfUri(declared) : (options_.defaultDialect ?? '2020-12');
+  if (source === undefined) {
+    const message = `\`$schema\` names a custom meta-schema; only schemas of ${SUPPORTED_TARGETS} can be given as JSON Schema`;
+    throw new ToolResultError('unsupported_value', `no JSON Schema for target ${target}`, [{ path: '/$schema', code: 'unsupported_value', message }]);
+  }
+  if (source === wanted) return root;
+  const issues = unportable(root, source, wanted, '', []);
+  if (issues.length > 0) throw new ToolResultError('unsupported_value', `no ${target} JSON Schema with the same meaning`, issues);
+  if (typeof declared === 'string') root.$schema = META_SCHEMA[wanted];
+  return root;
+}
+
+/** An issue's JSON Pointer as Standard Schema path segments: keys unescaped, array indices as numbers. */
+function standardPath(value: unknown, pointer: string): PropertyKey[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) return [pointer];
+  const path: PropertyKey[] = [];
+  let at: unknown = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) {
+      path.push(Number(key));
+      at = at[Number(key)];
+    } else {
+      path.push(key);
+      at = isObject(at) && Object.hasOwn(at, key) ? at[key] : undefined;
+    }
+  }
+  return path;
 }

@@ -39,3 +39,14 @@ pub fn trap_for_tests() {
     #[cfg(target_arch = "wasm32")]
     core::arch::wasm32::unreachable();
 }
+
+/// The lines of `text` from `from_line` (1-based) on that match `pattern`
+/// (the `regex` crate: linear time, bounded compilation; see
+/// `toolresult_schema::grep`): `{"ok":true,"value":{"lines":[…],"total":n}}`,
+/// or the issue of a pattern it refuses.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn grep_lines(text: &str, pattern: &str, from_line: usize, max: usize, ignore_case: bool) -> String {
+    toolresult_wasm_io::reply::outcome(
+        toolresult_schema::grep::grep_lines(text, pattern, from_line, max, ignore_case).map_err(Issues::from),
+    )
+}

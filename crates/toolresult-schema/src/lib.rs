@@ -26,6 +26,7 @@
 
 mod compile;
 mod dialect;
+pub mod grep;
 mod options;
 mod registry;
 pub mod tape;

@@ -122,4 +122,3 @@ proptest! {
         prop_assert_eq!(again.content, out.content);
     }
 }
-

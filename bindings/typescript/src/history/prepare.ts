@@ -1,0 +1,631 @@
+// prepareHistory (README "prepareHistory for any framework's messages"):
+// the tool results of a conversation, in the framework's own message shape,
+// within a budget per result and a total for all of them. The oldest results
+// are cleared to references with previews (stored whole), the latest turn's
+// are cut only when they alone exceed the budget, nothing but tool results
+// changes, and preparing the output again changes nothing.
+//
+// Without any budget option, toolresult's own messages get seed 003's
+// preparation (every full result stored and replaced by its reference;
+// `load` brings references back), as before.
+import { createFailure, createSuccess } from '../api.js';
+import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets, estimateTokens, shownText, type ToolBudgetSource } from '../budget.js';
+import { ToolResultError } from '../errors.js';
+import type { ToolResult, ToolResultReference } from '../generated/types.js';
+import { toReference } from '../reference.js';
+import type { ResultStore } from '../store.js';
+import {
+  type Block,
+  detectHistoryFormat,
+  HISTORY_FORMATS,
+  type HistoryFormat,
+  isReferenceValue,
+  isToolResultValue,
+  type MessageSites,
+  type Payload,
+  referenceInText,
+  type Site,
+  WALKERS,
+} from './formats.js';
+import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight, unspotlight } from './spotlight.js';
+
+/** Characters and tokens of what a model is shown of a tool result. */
+export interface HistorySize {
+  chars: number;
+  tokens: number;
+}
+
+/** What prepareHistory did with one tool result. */
+export interface HistoryResultReport {
+  tool_call_id: string;
+  tool_name?: string;
+  /** What the model is shown now: the whole result, a cut of it (markers name get_tool_result), or a reference with a preview. */
+  action: 'kept' | 'cut' | 'referenced';
+  /** False when the result was left exactly as it was (already prepared, or within every budget). */
+  changed: boolean;
+  before: HistorySize;
+  after: HistorySize;
+}
+
+/** What `prepareHistory` gives. */
+export interface PreparedHistory<M> {
+  /** The messages, in the shape they came in; only tool results differ. */
+  messages: M[];
+  format: HistoryFormat;
+  /** One entry per tool result, in order. */
+  report: HistoryResultReport[];
+  /** All tool results together, before and after, and whether they are within the total. */
+  total: { before: HistorySize; after: HistorySize; maxTokens?: number; maxChars?: number; within: boolean };
+  /** With `spotlight`: the sentence for the system prompt. */
+  instruction?: string;
+  /** Results stored and replaced by references by this call. */
+  referenced: string[];
+  /** References replaced by their full results (`load`, toolresult's own shape without a budget). */
+  loaded: string[];
+  /** References whose result the store does not have (left as references). */
+  missing: string[];
+}
+
+/** Options of `prepareHistory`. */
+export interface PrepareHistoryOptions {
+  /** The message shape; detected when absent (`detectHistoryFormat`). */
+  format?: HistoryFormat;
+  /** Where full results go when cut or cleared (get_tool_result reads them back). Needed to clear. */
+  store?: ResultStore;
+  /** The dialog references name. Needed to clear. */
+  dialog_id?: string;
+  /** The budget of every result. */
+  budget?: ContextBudget;
+  /** Budgets per tool (`budgetFor`); `budget` is their default. */
+  budgets?: ContextBudgets;
+  /** Tool definitions whose `_meta["anthropic/maxResultSizeChars"]` caps their results. */
+  tools?: readonly ToolBudgetSource[];
+  /** Most tokens of all tool results together. */
+  maxToolTokens?: number;
+  /** Most characters of all tool results together. */
+  maxToolChars?: number;
+  /** The last N results are not cleared while they fit. */
+  keepLast?: number;
+  /** Counts tokens (default: the budget's `countTokens`, else `estimateTokens`). */
+  countTokens?: (text: string) => number;
+  /** Characters of a reference's preview (default 500). */
+  previewChars?: number;
+  /** Marks every result's text as data (`spotlight`); its cost counts against the budgets. */
+  spotlight?: SpotlightMode;
+  /** toolresult's own shape without a budget: which references to load back (false, true, or tool_call_ids). */
+  load?: boolean | readonly string[];
+}
+
+const BUDGET_OPTIONS = ['budget', 'budgets', 'tools', 'maxToolTokens', 'maxToolChars', 'keepLast', 'spotlight'] as const;
+
+/** A cut marker or media placeholder the core leaves (crates/toolresult/src/bound/model.rs). */
+const MARKER =
+  /…\[[^\]\n]{0,200}? cut(?:; get_tool_result\(\\?"[^"\n]*?\\?"\) returns it all)?\]…|\[[^\]\n]{0,120}? not shown(?:; get_tool_result\(\\?"[^"\n]*?\\?"\) returns it all)?\]/u;
+
+interface Size3 extends HistorySize {
+  bytes: number;
+}
+
+type Final =
+  | { kind: 'same' }
+  | { kind: 'payload'; payload: Payload; asText: boolean; cut: boolean }
+  | { kind: 'reference'; ref: ToolResultReference; text?: string };
+
+interface Entry {
+  site: Site;
+  messageIndex: number;
+  turn: number;
+  toolName: string;
+  /** What the model is shown, spotlighting taken off. */
+  inner: Payload;
+  /** Already spotlighted in the requested mode (or nothing to mark). */
+  spotted: boolean;
+  /** A reference already in place. */
+  reference?: ToolResultReference;
+  /** Already carries cut markers (prepared before). */
+  bounded: boolean;
+  budget: ContextBudget;
+  before: Size3;
+  final: Final;
+  size: Size3;
+  /** Cut by this call (its full result goes to the store). */
+  cutNow: boolean;
+}
+
+function positiveInt(v: unknown, name: string, min = 1): number | undefined {
+  if (v === undefined) return undefined;
+  if (!Number.isSafeInteger(v) || (v as number) < min)
+    throw new ToolResultError('invalid_options', `${name} must be a whole number >= ${min}, got ${String(v)}`);
+  return v as number;
+}
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+const utf8 = (s: string): number => new TextEncoder().encode(s).length;
+
+/** The size of what a model is shown, as the core measures it (media as their data), tokens of the text. */
+function measure(p: Payload, count: (text: string) => number): Size3 {
+  if (p.content && p.content.length > 0) {
+    let chars = 0;
+    let bytes = 0;
+    for (const b of p.content) {
+      const resource = b.resource as Block | undefined;
+      const media = b.type === 'text' ? undefined : typeof b.data === 'string' ? b.data : typeof resource?.blob === 'string' ? resource.blob : undefined;
+      if (media !== undefined) {
+        // Base64 data, as the core counts it (crates/toolresult/src/bound/model.rs, Block::of).
+        chars += media.length;
+        bytes += media.length;
+        continue;
+      }
+      const text = b.type === 'text' ? String(b.text ?? '') : b.type === 'resource' ? String(resource?.text ?? '') : JSON.stringify(b);
+      chars += codePoints(text);
+      bytes += utf8(text);
+    }
+    return { chars, bytes, tokens: count(shownText(undefined, p.content)) };
+  }
+  const text = shownText(p.output);
+  return { chars: codePoints(text), bytes: utf8(text), tokens: count(text) };
+}
+
+const add = (a: Size3, b: Size3): Size3 => ({ chars: a.chars + b.chars, bytes: a.bytes + b.bytes, tokens: a.tokens + b.tokens });
+const sub = (a: Size3, b: Size3): Size3 => ({ chars: a.chars - b.chars, bytes: a.bytes - b.bytes, tokens: a.tokens - b.tokens });
+const ZERO: Size3 = { chars: 0, bytes: 0, tokens: 0 };
+const pub = (s: Size3): HistorySize => ({ chars: s.chars, tokens: s.tokens });
+
+function fits(s: Size3, b: ContextBudget): boolean {
+  return (
+    (b.maxChars === undefined || s.chars <= b.maxChars) &&
+    (b.maxBytes === undefined || s.bytes <= b.maxBytes) &&
+    (b.maxTokens === undefined || s.tokens <= b.maxTokens)
+  );
+}
+
+const hasLimit = (b: ContextBudget): boolean => b.maxChars !== undefined || b.maxTokens !== undefined || b.maxBytes !== undefined;
+
+/** The text inside a spotlighted piece; a piece marking would leave as it is (no space to datamark, nothing to encode) counts as marked. */
+function unmarkText(text: string, mode: SpotlightMode): string | undefined {
+  const inner = unspotlight(text, mode);
+  if (inner !== undefined) return inner;
+  if ((mode === 'datamark' && !/[ \t]/.test(text)) || (mode === 'encode' && text === '')) return text;
+  return undefined;
+}
+
+/** The spotlighting taken off a payload's text: the inner payload, and whether every text piece was marked. */
+function unmark(p: Payload, mode: SpotlightMode | undefined): { inner: Payload; spotted: boolean } {
+  if (mode === undefined) return { inner: p, spotted: false };
+  if (p.content && p.content.length > 0) {
+    let all = true;
+    const content = p.content.map((b) => {
+      if (b.type !== 'text' || typeof b.text !== 'string') return b;
+      const t = unmarkText(b.text, mode);
+      if (t === undefined) all = false;
+      return t === undefined ? b : { ...b, text: t };
+    });
+    return all ? { inner: { ...p, content }, spotted: true } : { inner: p, spotted: false };
+  }
+  if (typeof p.output === 'string') {
+    const t = unmarkText(p.output, mode);
+    return t === undefined ? { inner: p, spotted: false } : { inner: { ...p, output: t }, spotted: true };
+  }
+  if (p.output === undefined || p.output === null) return { inner: p, spotted: true };
+  return { inner: p, spotted: false };
+}
+
+/** A payload's text marked as data; JSON output becomes its JSON text (`asText`). */
+function mark(p: Payload, mode: SpotlightMode): { payload: Payload; asText: boolean } {
+  if (p.content && p.content.length > 0) {
+    return {
+      payload: {
+        ...p,
+        content: p.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? { ...b, text: spotlight(b.text, { mode }).text } : b)),
+      },
+      asText: false,
+    };
+  }
+  if (p.output === undefined || p.output === null) return { payload: p, asText: false };
+  const text = typeof p.output === 'string' ? p.output : JSON.stringify(p.output);
+  return { payload: { ...p, output: spotlight(text, { mode }).text }, asText: typeof p.output !== 'string' };
+}
+
+/** A call's arguments as an object (JSON text parsed); `{}` when there are none. */
+function argumentsOf(args: unknown): Record<string, unknown> {
+  let v = args;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return {};
+    }
+  }
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function referenceIn(site: Site, inner: Payload): ToolResultReference | undefined {
+  if (site.reference) return site.reference;
+  if (isReferenceValue(inner.output)) return inner.output;
+  const fromText = referenceInText(inner.output);
+  if (fromText) return fromText;
+  if (inner.content?.length === 1 && inner.content[0].type === 'text') return referenceInText(inner.content[0].text);
+  return undefined;
+}
+
+/**
+ * The tool results of a conversation within budgets, in the framework's own
+ * message shape (`format`, else detected: toolresult's, AI SDK
+ * `ModelMessage[]`, LangChain messages, OpenAI Responses input items, OpenAI
+ * Chat messages, Anthropic messages). Each result is cut to its `budget`
+ * (or `budgets` per tool) by `boundForModel`: head and tail kept, a marker
+ * per cut naming get_tool_result. While all results together exceed
+ * `maxToolTokens` / `maxToolChars`, the oldest are cleared to references
+ * with previews (`toReference`), stored whole in `store` under `dialog_id`;
+ * the last `keepLast` results go only when clearing the others was not
+ * enough, and the latest turn's results are never cleared — they are cut,
+ * sharing what is left, only when they alone exceed the total. `spotlight`
+ * marks every result as data (its cost counts). Nothing but tool results
+ * changes; preparing the output again changes nothing. `report` says, per
+ * result, kept / cut / referenced with sizes before and after.
+ *
+ * Without any budget option, toolresult's own messages (bare ToolResults or
+ * `{ ..., content: ToolResult }`) get seed 003's preparation: every full
+ * result stored and replaced by its reference, unless `load` asks for it
+ * (false, true, or tool_call_ids); references `load` asks for are replaced by
+ * the stored result.
+ */
+export function prepareHistory<M>(messages: readonly M[], options: PrepareHistoryOptions = {}): PreparedHistory<M> {
+  if (!Array.isArray(messages)) throw new ToolResultError('invalid_input', 'prepareHistory takes an array of messages');
+  if (!options || typeof options !== 'object') throw new ToolResultError('invalid_options', 'prepareHistory takes an options object');
+  if (options.format !== undefined && !HISTORY_FORMATS.includes(options.format)) {
+    throw new ToolResultError('invalid_options', `format must be one of ${HISTORY_FORMATS.join(', ')}, got ${String(options.format)}`);
+  }
+  const format = options.format ?? detectHistoryFormat(messages);
+  const budgeted = BUDGET_OPTIONS.some((k) => options[k] !== undefined);
+  if (format === 'toolresult' && !budgeted) return seed003(messages, options);
+  return withBudgets(messages, format, options);
+}
+
+// ------------------------------------------------------------ seed 003
+
+function seed003<M>(messages: readonly M[], options: PrepareHistoryOptions): PreparedHistory<M> {
+  const { dialog_id, store } = options;
+  if (typeof dialog_id !== 'string' || dialog_id === '' || !store) throw new ToolResultError('invalid_options', 'prepareHistory needs { dialog_id, store }');
+  const load = options.load ?? false;
+  const count = options.countTokens ?? estimateTokens;
+  const wanted = (id: string) => load === true || (Array.isArray(load) && load.includes(id));
+  const out: PreparedHistory<M> = {
+    messages: [],
+    format: 'toolresult',
+    report: [],
+    total: { before: { chars: 0, tokens: 0 }, after: { chars: 0, tokens: 0 }, within: true },
+    referenced: [],
+    loaded: [],
+    missing: [],
+  };
+  const sizeOf = (item: ToolResult | ToolResultReference): Size3 =>
+    isToolResultValue(item)
+      ? measure({ output: item.output, content: (item.content ?? undefined) as Block[] | undefined }, count)
+      : measure({ output: JSON.stringify(item) }, count);
+  const note = (
+    id: string,
+    name: string,
+    action: HistoryResultReport['action'],
+    from: ToolResult | ToolResultReference,
+    to: ToolResult | ToolResultReference,
+  ) => {
+    const before = sizeOf(from);
+    const after = from === to ? before : sizeOf(to);
+    out.report.push({ tool_call_id: id, tool_name: name, action, changed: from !== to, before: pub(before), after: pub(after) });
+  };
+  const swap = (item: unknown): unknown => {
+    if (isToolResultValue(item)) {
+      const id = item.input.tool_call_id ?? item.metadata.execution_id;
+      store.put(item, { dialog_id });
+      if (wanted(id)) {
+        note(id, item.input.tool_name, 'kept', item, item);
+        return item;
+      }
+      out.referenced.push(id);
+      const ref = toReference(item, { dialog_id, previewChars: options.previewChars });
+      note(id, item.input.tool_name, 'referenced', item, ref);
+      return ref;
+    }
+    if (isReferenceValue(item)) {
+      const id = item.result_ref.tool_call_id;
+      const full = wanted(id) ? store.getByToolCallId(id) : undefined;
+      if (wanted(id) && !full) out.missing.push(id);
+      if (!full) {
+        note(id, item.tool_name, 'referenced', item, item);
+        return item;
+      }
+      out.loaded.push(id);
+      note(id, item.tool_name, 'kept', item, full);
+      return full;
+    }
+    return undefined;
+  };
+  for (const message of messages) {
+    const direct = swap(message);
+    if (direct !== undefined) {
+      out.messages.push(direct as M);
+      continue;
+    }
+    const content = (message as { content?: unknown } | null)?.content;
+    const inner = message && typeof message === 'object' ? swap(content) : undefined;
+    out.messages.push(inner !== undefined && inner !== content ? ({ ...(message as object), content: inner } as M) : message);
+  }
+  for (const r of out.report) {
+    out.total.before = { chars: out.total.before.chars + r.before.chars, tokens: out.total.before.tokens + r.before.tokens };
+    out.total.after = { chars: out.total.after.chars + r.after.chars, tokens: out.total.after.tokens + r.after.tokens };
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ budgets
+
+function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: PrepareHistoryOptions): PreparedHistory<M> {
+  const maxTokens = positiveInt(options.maxToolTokens, 'maxToolTokens');
+  const maxChars = positiveInt(options.maxToolChars, 'maxToolChars');
+  const keepLast = positiveInt(options.keepLast, 'keepLast', 0) ?? 0;
+  const previewChars = options.previewChars;
+  const mode = options.spotlight;
+  if (mode !== undefined && mode !== 'delimit' && mode !== 'datamark' && mode !== 'encode') {
+    throw new ToolResultError('invalid_options', `spotlight must be 'delimit', 'datamark' or 'encode', got ${String(mode)}`);
+  }
+  if (options.countTokens !== undefined && typeof options.countTokens !== 'function')
+    throw new ToolResultError('invalid_options', 'countTokens must be a function');
+  const count = options.countTokens ?? options.budget?.countTokens ?? options.budgets?.default?.countTokens ?? estimateTokens;
+  const { store, dialog_id } = options;
+  const walker = WALKERS[format];
+  const definitions = new Map((options.tools ?? []).map((t) => [t.name, t]));
+  const budgetOf = (name: string): ContextBudget => {
+    const tool = definitions.get(name) ?? name;
+    if (!options.budgets && typeof tool === 'string') return { ...(options.budget ?? {}) };
+    const budgets: ContextBudgets = { ...(options.budgets ?? {}), default: { ...(options.budget ?? {}), ...(options.budgets?.default ?? {}) } };
+    return budgetFor(budgets, tool);
+  };
+
+  // 1. Find every tool result, its turn, and what the model is shown of it now.
+  const calls = new Map<string, { name: string; args: unknown }>();
+  const read: (MessageSites | undefined)[] = [];
+  const entries: Entry[] = [];
+  let turn = 0;
+  let sinceResult = true;
+  let assistants = 0;
+  messages.forEach((m, i) => {
+    if (walker.isAssistant(m)) {
+      assistants++;
+      if (sinceResult) turn++;
+      sinceResult = false;
+      for (const [id, name, args] of walker.calls(m)) calls.set(id, { name, args });
+    }
+    const sites = walker.read(m);
+    read.push(sites);
+    for (const site of sites?.sites ?? []) {
+      sinceResult = true;
+      const { inner, spotted } = unmark(site.payload, mode);
+      const reference = referenceIn(site, inner);
+      const toolName = site.toolName ?? reference?.tool_name ?? calls.get(site.id)?.name ?? 'unknown';
+      const before = measure(site.payload, count);
+      entries.push({
+        site,
+        messageIndex: i,
+        turn,
+        toolName,
+        inner,
+        spotted,
+        reference,
+        bounded: reference === undefined && MARKER.test(shownText(inner.output, inner.content)),
+        budget: reference ? {} : budgetOf(toolName),
+        before,
+        final: { kind: 'same' },
+        size: before,
+        cutNow: false,
+      });
+    }
+  });
+  // No model message at all (a bare list of results): each result is its own turn.
+  if (assistants === 0) {
+    entries.forEach((e, k) => {
+      e.turn = k + 1;
+    });
+  }
+  const latest = entries.reduce((t, e) => Math.max(t, e.turn), 0);
+
+  const coreResult = (e: Entry, p: Payload): ToolResult => {
+    const base =
+      e.site.full ??
+      ({
+        schema_version: '1.0.0',
+        input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: {} },
+        status: 'success',
+        metadata: { execution_id: e.site.id },
+      } as unknown as ToolResult);
+    const r: ToolResult = { ...base, input: { ...base.input, tool_call_id: e.site.id } };
+    delete r.output;
+    delete r.content;
+    if (p.output !== undefined) r.output = p.output;
+    if (p.content) r.content = p.content;
+    return r;
+  };
+
+  /** What the model gets of a payload: as it is when nothing changes, else marked when spotlighting. */
+  const finish = (e: Entry, p: Payload, cut: boolean): { final: Final; size: Size3 } => {
+    if (!cut && (mode === undefined || e.spotted)) return { final: { kind: 'same' }, size: e.before };
+    const marked = mode === undefined ? { payload: p, asText: false } : mark(p, mode);
+    return { final: { kind: 'payload', payload: marked.payload, asText: marked.asText, cut }, size: measure(marked.payload, count) };
+  };
+
+  /** The entry's payload within `limit`: cut by the core, tightened until the marked text fits too. */
+  const fit = (e: Entry, limit: ContextBudget) => {
+    let b: ContextBudget = { ...limit, countTokens: limit.countTokens ?? count };
+    let last = finish(e, e.inner, false);
+    if (!hasLimit(limit)) return { ...last, cut: false };
+    for (let round = 0; round < 6; round++) {
+      const bound = boundForModel(coreResult(e, e.inner), b);
+      const cut: Payload = {};
+      if ('output' in bound) cut.output = bound.output;
+      if (bound.content) cut.content = bound.content as Block[];
+      last = finish(e, bound.truncated ? cut : e.inner, bound.truncated);
+      if (fits(last.size, limit) || (mode === undefined && !bound.truncated)) return { ...last, cut: bound.truncated };
+      if (mode === undefined) return { ...last, cut: bound.truncated };
+      // The marks cost room: tighten each limit by the overshoot and cut again.
+      const shown = measure(bound.truncated ? cut : e.inner, b.countTokens ?? count);
+      const next: ContextBudget = { ...b };
+      const tighten = (key: 'maxChars' | 'maxBytes' | 'maxTokens', have: number, used: number) => {
+        const want = limit[key];
+        if (want === undefined || used <= want) return;
+        next[key] = Math.max(1, Math.min(b[key] ?? have, Math.floor((have * want) / used) - 8 * (round + 1)));
+      };
+      tighten('maxChars', shown.chars, last.size.chars);
+      tighten('maxBytes', shown.bytes, last.size.bytes);
+      tighten('maxTokens', shown.tokens, last.size.tokens);
+      b = next;
+    }
+    return { ...last, cut: last.final.kind === 'payload' && last.final.cut };
+  };
+
+  const apply = (e: Entry, r: { final: Final; size: Size3; cut: boolean }) => {
+    e.final = r.final;
+    e.size = r.size;
+    e.cutNow = r.cut;
+  };
+
+  // 2. Each result within its own budget (references stay as they are).
+  for (const e of entries) if (!e.reference) apply(e, fit(e, e.budget));
+
+  // 3. Over the total: clear the oldest results (not the latest turn's), the last `keepLast` only if that is not enough.
+  const limit: ContextBudget = { maxTokens, maxChars };
+  const total = () => entries.reduce((s, e) => add(s, e.size), ZERO);
+  const over = () => hasLimit(limit) && !fits(total(), limit);
+  const referenced: string[] = [];
+  const fullOf = (e: Entry): ToolResult | undefined => {
+    if (e.bounded) return store?.getByToolCallId(e.site.id);
+    if (e.site.full && e.inner === e.site.payload) return e.site.full;
+    return store?.getByToolCallId(e.site.id) ?? storedForm(e);
+  };
+  const storedForm = (e: Entry): ToolResult => {
+    const spec = {
+      input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: argumentsOf(calls.get(e.site.id)?.args) },
+      ...(e.inner.content ? { content: e.inner.content } : { output: e.inner.output }),
+    };
+    if (!e.site.isError) return createSuccess(spec);
+    const text = shownText(e.inner.output, e.inner.content);
+    const first = text.split('\n', 1)[0].slice(0, 200) || 'the tool reported an error';
+    return createFailure({ ...spec, status: 'failed', error_code: 'TOOL_ERROR', error_message: first });
+  };
+  const keep = (full: ToolResult) => {
+    if (!store || typeof dialog_id !== 'string') return;
+    const id = full.input.tool_call_id ?? full.metadata.execution_id;
+    if (!store.getByToolCallId(id)) store.put(full, { dialog_id });
+  };
+  const clear = (e: Entry): boolean => {
+    if (!store || typeof dialog_id !== 'string' || dialog_id === '') {
+      throw new ToolResultError('invalid_options', 'clearing old tool results to references needs { store, dialog_id }');
+    }
+    const full = fullOf(e);
+    if (!full) return false;
+    const ref = toReference(full, { dialog_id, previewChars });
+    const json = JSON.stringify(ref);
+    const text = mode !== undefined && format !== 'toolresult' ? spotlight(json, { mode }).text : undefined;
+    const size = measure({ output: text ?? json }, count);
+    // Only when the reference is smaller where the total counts (a short result may be smaller than its reference).
+    const worse = (maxTokens !== undefined && size.tokens > e.size.tokens) || (maxChars !== undefined && size.chars > e.size.chars);
+    const better = (maxTokens !== undefined && size.tokens < e.size.tokens) || (maxChars !== undefined && size.chars < e.size.chars);
+    if (worse || !better) return false;
+    keep(full);
+    e.final = { kind: 'reference', ref, text };
+    e.size = size;
+    e.cutNow = false;
+    referenced.push(e.site.id);
+    return true;
+  };
+  const lastN = new Set(entries.slice(entries.length - Math.min(keepLast, entries.length)));
+  const older = entries.filter((e) => e.turn < latest && !e.reference);
+  for (const group of [older.filter((e) => !lastN.has(e)), older.filter((e) => lastN.has(e))]) {
+    for (const e of group) {
+      if (!over()) break;
+      clear(e);
+    }
+  }
+
+  // 4. Still over: the latest turn's results share what is left, water-filled (a result within its share stays whole).
+  if (over()) {
+    const mine = entries.filter((e) => e.turn === latest && !e.reference);
+    const others = sub(
+      total(),
+      mine.reduce((s, e) => add(s, e.size), ZERO),
+    );
+    let roomT = maxTokens === undefined ? Number.POSITIVE_INFINITY : maxTokens - others.tokens;
+    let roomC = maxChars === undefined ? Number.POSITIVE_INFINITY : maxChars - others.chars;
+    let pending = mine;
+    for (;;) {
+      const n = pending.length;
+      if (n === 0) break;
+      const whole = pending.filter((e) => e.size.tokens <= roomT / n && e.size.chars <= roomC / n);
+      if (whole.length === 0) break;
+      for (const e of whole) {
+        roomT -= e.size.tokens;
+        roomC -= e.size.chars;
+      }
+      pending = pending.filter((e) => !whole.includes(e));
+    }
+    for (const e of pending) {
+      const share: ContextBudget = { ...e.budget };
+      const n = pending.length;
+      if (Number.isFinite(roomT)) share.maxTokens = Math.max(1, Math.min(share.maxTokens ?? Number.POSITIVE_INFINITY, Math.floor(roomT / n)));
+      if (Number.isFinite(roomC)) share.maxChars = Math.max(1, Math.min(share.maxChars ?? Number.POSITIVE_INFINITY, Math.floor(roomC / n)));
+      apply(e, fit(e, share));
+    }
+  }
+
+  // 5. Cut results go to the store whole (their markers name get_tool_result); the messages are rebuilt.
+  for (const e of entries) if (e.cutNow && !e.bounded && store && typeof dialog_id === 'string' && dialog_id !== '') keep(fullOf(e) as ToolResult);
+  const out: M[] = [];
+  let k = 0;
+  messages.forEach((m, i) => {
+    const sites = read[i];
+    if (!sites) {
+      out.push(m);
+      return;
+    }
+    const mine = entries.slice(k, k + sites.sites.length);
+    k += sites.sites.length;
+    if (mine.every((e) => e.final.kind === 'same')) {
+      out.push(m);
+      return;
+    }
+    const parts = mine.map((e) => {
+      const f = e.final;
+      if (f.kind === 'reference') return e.site.withReference(f.ref, f.text);
+      if (f.kind === 'payload') return e.site.withPayload(f.payload, f.asText);
+      return undefined;
+    });
+    out.push(sites.rebuild(parts.map((p, j) => (p === undefined ? mine[j].site.part : p))) as M);
+  });
+
+  const report: HistoryResultReport[] = entries.map((e) => ({
+    tool_call_id: e.site.id,
+    tool_name: e.toolName,
+    action: e.final.kind === 'reference' || (e.reference && e.final.kind === 'same') ? 'referenced' : e.cutNow || e.bounded ? 'cut' : 'kept',
+    changed: e.final.kind !== 'same',
+    before: pub(e.before),
+    after: pub(e.size),
+  }));
+  const before = entries.reduce((s, e) => add(s, e.before), ZERO);
+  const after = total();
+  const result: PreparedHistory<M> = {
+    messages: out,
+    format,
+    report,
+    total: { before: pub(before), after: pub(after), within: !hasLimit(limit) || fits(after, limit) },
+    referenced,
+    loaded: [],
+    missing: [],
+  };
+  if (maxTokens !== undefined) result.total.maxTokens = maxTokens;
+  if (maxChars !== undefined) result.total.maxChars = maxChars;
+  if (mode !== undefined) result.instruction = SPOTLIGHT_INSTRUCTIONS[mode];
+  return result;
+}
