@@ -14,6 +14,7 @@ import { ToolResultError } from '../errors.js';
 import type { Issue, ScreenOptions, ToolResult, ToolResultReference } from '../generated/types.js';
 import { toReference } from '../reference.js';
 import { ToolRegistry } from '../schema.js';
+import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
 import { applyScreen, screen } from '../screen.js';
 
 // ---------------------------------------------------------------------------
@@ -120,6 +121,12 @@ export interface WithToolResultsOptions {
   onResult?: (result: ToolResult, info: ResultInfo) => void | PromiseLike<void>;
   /** The AI SDK's `asSchema` (from `ai`), which turns an `outputSchema` into JSON Schema. Default: loaded from `ai` (Node). */
   asSchema?: (schema: never) => { readonly jsonSchema: unknown };
+  /**
+   * Marks what the model receives as data (`spotlight`: `'delimit'`, `'datamark'` or
+   * `'encode'`); put `SPOTLIGHT_INSTRUCTIONS[mode]` in the system prompt. A JSON output is
+   * given as its text then. The marks' cost is taken from the budget.
+   */
+  spotlight?: SpotlightMode;
 }
 
 // ---------------------------------------------------------------------------
@@ -188,6 +195,9 @@ function checkOptions(options: WithToolResultsOptions): void {
   const { budget, store, dialogId, screen: screenOption, onResult, asSchema } = options;
   if (budget !== undefined) checkBudgets(budget);
   checkCount(options.previewChars, '/previewChars', 1);
+  if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight)) {
+    throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
+  }
   if (store !== undefined) {
     if (store === null || typeof store !== 'object' || typeof store.put !== 'function')
       throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
@@ -486,7 +496,7 @@ function overBudget(result: ToolResult, budget: ModelBudget | undefined): boolea
  */
 export function toModelOutput(
   result: ToolResult,
-  options: Pick<WithToolResultsOptions, 'budget' | 'store' | 'dialogId' | 'previewChars'> = {},
+  options: Pick<WithToolResultsOptions, 'budget' | 'store' | 'dialogId' | 'previewChars' | 'spotlight'> = {},
 ): AiToolModelOutput {
   const r = asToolResult(result);
   if (!r) {
@@ -494,12 +504,43 @@ export function toModelOutput(
     throw new ToolResultError('invalid_tool_result', 'toModelOutput takes a ToolResult', checked.ok ? [] : checked.issues);
   }
   if (r.status !== 'success') return failureOutput(r);
-  const bounded = boundResult(r, options.budget);
+  const mode = options.spotlight;
+  const bounded = boundResult(r, mode ? spotlightBudget(options.budget, mode, r.input.tool_name) : options.budget);
   if (bounded.truncated && options.store && options.dialogId) {
     const reference: ToolResultReference = toReference(r, { dialog_id: options.dialogId, previewChars: options.previewChars });
-    return { type: 'json', value: reference as unknown as AiJsonValue };
+    return spotlightOutput({ type: 'json', value: reference as unknown as AiJsonValue }, mode);
   }
-  return successOutput(bounded.result);
+  return spotlightOutput(successOutput(bounded.result), mode);
+}
+
+/** What spotlighting adds: delimiters (~70 characters), nothing (datamark), a third more (base64). */
+function spotlightBudget(budget: ModelBudget | undefined, mode: SpotlightMode, tool: string): ContextBudget {
+  const own: ContextBudget = budget === undefined ? { maxBytes: DEFAULT_MAX_OUTPUT_BYTES } : isBudgets(budget) ? budgetFor(budget, tool) : budget;
+  const less = (n: number | undefined) =>
+    n === undefined ? undefined : mode === 'encode' ? Math.max(1, Math.floor(((n - 4) * 3) / 4)) : mode === 'delimit' ? Math.max(1, n - 80) : n;
+  const out: ContextBudget = { ...own };
+  if (own.maxChars !== undefined) out.maxChars = less(own.maxChars);
+  if (own.maxBytes !== undefined) out.maxBytes = less(own.maxBytes);
+  if (own.maxTokens !== undefined)
+    out.maxTokens = mode === 'encode' ? Math.max(1, Math.floor(own.maxTokens / 2)) : mode === 'delimit' ? Math.max(1, own.maxTokens - 40) : own.maxTokens;
+  return out;
+}
+
+/** The output's text marked as data; JSON becomes its text, content parts' text items are marked one by one. */
+function spotlightOutput(out: AiToolModelOutput, mode: SpotlightMode | undefined): AiToolModelOutput {
+  if (!mode) return out;
+  const o = out as { type: string; value?: unknown };
+  if (o.type === 'text' && typeof o.value === 'string') return { type: 'text', value: spotlight(o.value, { mode }).text };
+  if (o.type === 'json') return { type: 'text', value: spotlight(JSON.stringify(o.value), { mode }).text };
+  if (o.type === 'content' && Array.isArray(o.value)) {
+    return {
+      type: 'content',
+      value: (o.value as { type: string; text?: unknown }[]).map((p) =>
+        p.type === 'text' && typeof p.text === 'string' ? { ...p, text: spotlight(p.text, { mode }).text } : p,
+      ),
+    } as AiToolModelOutput;
+  }
+  return out;
 }
 
 function successOutput(r: ToolResult): AiToolModelOutput {

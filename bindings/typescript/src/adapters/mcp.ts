@@ -21,6 +21,7 @@ import { fromMcpCallToolResult } from '../convert.js';
 import { ToolResultError } from '../errors.js';
 import type { SchemaOptions, ScreenOptions, StoredMeta, ToolResult } from '../generated/types.js';
 import { CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
+import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
 import { applyScreen, screen } from '../screen.js';
 
 // ---------------------------------------------------------------------------
@@ -247,6 +248,11 @@ export interface WrapMcpToolOptions {
   toolCallId?: (args: Record<string, unknown>, extra: unknown) => string | undefined;
   /** What goes to the client, at most; without it nothing is cut. */
   budget?: McpBudget;
+  /**
+   * Marks every text block sent as data (`spotlight`: `'delimit'`, `'datamark'`, `'encode'`);
+   * the client's system prompt takes `SPOTLIGHT_INSTRUCTIONS[mode]`. Its cost is taken from the budget.
+   */
+  spotlight?: SpotlightMode;
   /** Screen the result (docs/screen.md): a REJECT is an `isError` result with the reasons and none of the content. */
   screen?: boolean | ScreenOptions;
   /** Sees every full ToolResult (as stored). */
@@ -264,6 +270,18 @@ interface CutBlock {
 interface Bounded {
   result: McpCallToolResultLike;
   cut: CutBlock[];
+}
+
+/** The budget less what spotlighting adds: delimiters (~80 characters), nothing (datamark), a third (base64). */
+function spotlightRoom(budget: McpBudget | undefined, mode: SpotlightMode | undefined): McpBudget | undefined {
+  if (budget === undefined || !mode || mode === 'datamark' || !isObject(budget)) return budget;
+  const b = budget as ContextBudget;
+  const less = (n: number | undefined) => (typeof n !== 'number' ? n : mode === 'encode' ? Math.max(1, Math.floor(((n - 4) * 3) / 4)) : Math.max(1, n - 80));
+  const out: ContextBudget = { ...b };
+  if (typeof b.maxChars === 'number') out.maxChars = less(b.maxChars);
+  if (typeof b.maxBytes === 'number') out.maxBytes = less(b.maxBytes);
+  if (typeof b.maxTokens === 'number') out.maxTokens = mode === 'encode' ? Math.max(1, Math.floor(b.maxTokens / 2)) : Math.max(1, b.maxTokens - 40);
+  return out;
 }
 
 const utf8 = new TextEncoder();
@@ -373,6 +391,9 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
   const { toolName } = options;
   if (typeof toolName !== 'string' || toolName === '') throw invalidOptions('/toolName', 'toolName must be a non-empty string');
   if (options.budget !== undefined) boundForClient({}, options.budget, () => false); // checks the budget now
+  if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight)) {
+    throw invalidOptions('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
+  }
   // Compiled on first use: in browsers the engine may load after the tool is registered.
   let registry: ToolRegistry | undefined;
   const checker = (): ToolRegistry | undefined => {
@@ -484,8 +505,12 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
       const { structuredContent: _dropped, ...rest } = sent;
       sent = rest;
     }
-    const bounded = boundForClient(sent, options.budget, (cut) => options.outputSchema === undefined || conforms(cut));
+    const bounded = boundForClient(sent, spotlightRoom(options.budget, options.spotlight), (cut) => options.outputSchema === undefined || conforms(cut));
     const out: McpCallToolResultLike = { ...bounded.result };
+    if (options.spotlight && Array.isArray(out.content)) {
+      const mode = options.spotlight;
+      out.content = out.content.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? { ...b, text: spotlight(b.text, { mode }).text } : b));
+    }
     if (bounded.cut.length > 0) {
       about.bounded = bounded.cut;
       if (stored) {
