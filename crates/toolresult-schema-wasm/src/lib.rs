@@ -45,8 +45,15 @@ pub fn trap_for_tests() {
 /// `toolresult_schema::grep`): `{"ok":true,"value":{"lines":[…],"total":n}}`,
 /// or the issue of a pattern it refuses.
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn grep_lines(text: &str, pattern: &str, from_line: usize, max: usize, ignore_case: bool) -> String {
+pub fn grep_lines(
+    text: &str,
+    pattern: &str,
+    from_line: usize,
+    max: usize,
+    ignore_case: bool,
+) -> String {
     toolresult_wasm_io::reply::outcome(
-        toolresult_schema::grep::grep_lines(text, pattern, from_line, max, ignore_case).map_err(Issues::from),
+        toolresult_schema::grep::grep_lines(text, pattern, from_line, max, ignore_case)
+            .map_err(Issues::from),
     )
 }

@@ -22,12 +22,21 @@ pub struct LineMatches {
 
 /// The lines of `text` (split at `\n`) from line `from_line` (1-based) on
 /// that match `pattern`; `ignore_case` folds case.
-pub fn grep_lines(text: &str, pattern: &str, from_line: usize, max: usize, ignore_case: bool) -> Result<LineMatches, Issue> {
+pub fn grep_lines(
+    text: &str,
+    pattern: &str,
+    from_line: usize,
+    max: usize,
+    ignore_case: bool,
+) -> Result<LineMatches, Issue> {
     if pattern.len() > MAX_PATTERN_BYTES {
         return Err(Issue::new(
             "/pattern",
             IssueCode::InvalidOptions,
-            format!("the pattern is {} bytes; at most {MAX_PATTERN_BYTES} are accepted", pattern.len()),
+            format!(
+                "the pattern is {} bytes; at most {MAX_PATTERN_BYTES} are accepted",
+                pattern.len()
+            ),
         ));
     }
     let re = regex::RegexBuilder::new(pattern)
@@ -47,7 +56,10 @@ pub fn grep_lines(text: &str, pattern: &str, from_line: usize, max: usize, ignor
                 format!("the pattern is not a regular expression this tool runs: {why}"),
             )
         })?;
-    let mut out = LineMatches { lines: Vec::new(), total: 0 };
+    let mut out = LineMatches {
+        lines: Vec::new(),
+        total: 0,
+    };
     for (i, line) in text.split('\n').enumerate() {
         if i + 1 < from_line {
             continue;
@@ -70,14 +82,35 @@ mod tests {
     fn matches_lines_and_refuses_bad_patterns() {
         let text = "ok 1\nFAILED test_a\nok 2\nfailed test_b\n";
         let m = grep_lines(text, "FAIL", 1, 10, false).unwrap();
-        assert_eq!(m, LineMatches { lines: vec![2], total: 1 });
+        assert_eq!(
+            m,
+            LineMatches {
+                lines: vec![2],
+                total: 1
+            }
+        );
         let m = grep_lines(text, "fail", 3, 10, true).unwrap();
-        assert_eq!(m, LineMatches { lines: vec![4], total: 1 });
-        assert_eq!(grep_lines(text, "(", 1, 10, false).unwrap_err().code, IssueCode::InvalidOptions);
-        assert_eq!(grep_lines(text, "(a)\\1", 1, 10, false).unwrap_err().path, "/pattern");
+        assert_eq!(
+            m,
+            LineMatches {
+                lines: vec![4],
+                total: 1
+            }
+        );
+        assert_eq!(
+            grep_lines(text, "(", 1, 10, false).unwrap_err().code,
+            IssueCode::InvalidOptions
+        );
+        assert_eq!(
+            grep_lines(text, "(a)\\1", 1, 10, false).unwrap_err().path,
+            "/pattern"
+        );
         assert!(grep_lines(text, "\\w{1000}{1000}", 1, 10, false).is_err());
         // A pattern that backtracks exponentially elsewhere runs in linear time here.
         let hostile = "a".repeat(50_000);
-        assert_eq!(grep_lines(&hostile, "(a+)+$", 1, 10, false).unwrap().total, 1);
+        assert_eq!(
+            grep_lines(&hostile, "(a+)+$", 1, 10, false).unwrap().total,
+            1
+        );
     }
 }
