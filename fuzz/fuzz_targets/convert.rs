@@ -1,6 +1,7 @@
 //! Migration, normalization and every conversion on arbitrary JSON: never
 //! panic; whatever they return validates; normalize is idempotent; an MCP
-//! result that converts comes back the same.
+//! result that converts comes back the same; only blocks with no MCP form
+//! keep a result from MCP.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -65,12 +66,36 @@ fuzz_target!(|data: &[u8]| {
         let _ = interop::to_openai_chat_tool_message(tr);
         let _ = interop::to_vercel(tr, interop::VercelShape::ToolMessage);
         let _ = interop::to_vercel(tr, interop::VercelShape::StepContent);
+        let _ = interop::to_vercel_for(tr, interop::VercelShape::ToolMessage, interop::AiSdk::V6);
         let rev = if first & 1 == 0 {
             McpRevision::V2025_11_25
         } else {
             McpRevision::V2026_07_28
         };
-        let mcp = interop::to_mcp(tr, rev).expect("a valid ToolResult converts to MCP");
+        // Blocks with no MCP form (AI SDK provider references and custom
+        // parts) are refused; everything else converts.
+        let ai_sdk_only = tr["content"].as_array().is_some_and(|blocks| {
+            blocks.iter().any(|b| {
+                matches!(
+                    b["type"].as_str(),
+                    Some(interop::FILE_REFERENCE_BLOCK | interop::CUSTOM_BLOCK)
+                )
+            })
+        });
+        let mcp = match interop::to_mcp(tr, rev) {
+            Ok(mcp) => {
+                assert!(!ai_sdk_only, "an AI SDK-only block went to MCP: {text}");
+                mcp
+            }
+            Err(issues) => {
+                assert!(
+                    ai_sdk_only,
+                    "a valid ToolResult converts to MCP: {issues:?}"
+                );
+                assert_eq!(issues.0[0].code.as_str(), "unsupported_value");
+                continue;
+            }
+        };
         if i == 0 {
             let back = interop::from_mcp(&mcp, &ctx, Some(rev), stamp)
                 .expect("our MCP output converts back");

@@ -357,3 +357,152 @@ test('Vercel AI SDK: tool-message parts and step-content parts both ways', () =>
     (e) => e.code === 'invalid_input',
   );
 });
+
+// AI SDK content parts (README "AI SDK content parts"): the fixtures of each
+// major's `content` parts, read and written again for that major.
+const AI_SDK_7_PARTS = [
+  'vercel7-message-file-data.json',
+  'vercel7-message-file-url.json',
+  'vercel7-message-file-reference.json',
+  'vercel7-message-file-text.json',
+  'vercel7-message-reference-legacy.json',
+  'vercel-message-custom.json',
+  'vercel-message-file-legacy.json',
+  'vercel-message-content.json',
+];
+const AI_SDK_6_PARTS = ['vercel-message-custom.json', 'vercel-message-file-legacy.json', 'vercel-message-content.json', 'vercel-message-media-legacy.json'];
+/** A part as JSON (a `URL` as its href): what the fixtures hold. */
+const asJson = (v) => JSON.parse(JSON.stringify(v));
+
+test('Vercel AI SDK content parts: file (data, url, reference, text), custom and the deprecated kinds round-trip for their major', () => {
+  for (const [sdk, files] of [
+    [7, AI_SDK_7_PARTS],
+    [6, AI_SDK_6_PARTS],
+  ]) {
+    for (const f of files) {
+      const part = read(f);
+      const tr = t.fromVercelToolPart(part);
+      assert.equal(t.validateToolResult(tr).ok, true, f);
+      const back = t.toVercelToolPart(tr, { sdk });
+      assert.deepEqual(asJson(back), part, `${f} (AI SDK ${sdk})`);
+      if (sdk === 7) assert.deepEqual(asJson(t.toVercelToolPart(tr)), part, `${f}: AI SDK 7 is the default`);
+    }
+  }
+  // A file part's URL is a URL object, as the SDK's schema requires.
+  const urls = t.toVercelToolPart(t.fromVercelToolPart(read('vercel7-message-file-url.json')));
+  for (const p of urls.output.value) assert.ok(p.data.url instanceof URL);
+  assert.equal(urls.output.value[2].data.url.href, 's3://bucket/a%20b.txt');
+  assert.equal(urls.output.value[2].data.originalUrl, 's3://bucket/a b.txt');
+  // The blocks: MCP's where MCP has one, the part's type and fields in _meta.
+  const blocks = t.fromVercelToolPart(read('vercel7-message-file-data.json')).content;
+  assert.deepEqual(
+    blocks.map((b) => b.type),
+    ['text', 'image', 'audio', 'resource', 'image'],
+  );
+  assert.deepEqual(blocks[3], {
+    type: 'resource',
+    resource: { uri: 'ai-sdk:inline', mimeType: 'application/pdf', blob: 'JVBERi0xLjcKJeLjz9M=' },
+    _meta: { 'ai-sdk/type': 'file', 'ai-sdk/filename': 'report.pdf', 'ai-sdk/providerOptions': { anthropic: { cacheControl: { type: 'ephemeral' } } } },
+  });
+  const reference = t.fromVercelToolPart(read('vercel7-message-file-reference.json')).content[0];
+  assert.equal(reference.type, 'ai-sdk/file-reference');
+  assert.deepEqual(reference.reference, { openai: 'file-abc123', anthropic: 'file_011CNha8iCJcU1wXNR6q4V8w' });
+  assert.deepEqual(t.fromVercelToolPart(read('vercel-message-custom.json')).content[1], {
+    type: 'ai-sdk/custom',
+    _meta: {
+      'ai-sdk/type': 'custom',
+      'ai-sdk/providerOptions': read('vercel-message-custom.json').output.value[1].providerOptions,
+    },
+  });
+});
+
+test('Vercel AI SDK content parts: URL objects and bytes are read as the JSON the fixtures hold', () => {
+  const bytes = Uint8Array.from(Buffer.from('JVBERi0xLjcKJeLjz9M=', 'base64'));
+  const fixture = read('vercel7-message-file-data.json');
+  const live = structuredClone(fixture);
+  live.output.value[3].data.data = bytes; // Uint8Array
+  live.output.value[1].data.data = Buffer.from('iVBORw0KGgo=', 'base64'); // Buffer
+  live.output.value[2].data.data = Uint8Array.from(Buffer.from('UklGRiQAAABXQVZF', 'base64')).buffer; // ArrayBuffer
+  const before = JSON.stringify(live);
+  const buffer = live.output.value[1].data.data;
+  const fromLive = t.fromVercelToolPart(live);
+  assert.deepEqual(fromLive.content, t.fromVercelToolPart(fixture).content);
+  assert.equal(JSON.stringify(live), before, "the caller's part is not changed");
+  assert.equal(live.output.value[1].data.data, buffer);
+  for (const n of [0, 1, 2, 3, 4, 5, 255]) {
+    const raw = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
+    const part = {
+      type: 'tool-result',
+      toolCallId: 'c',
+      toolName: 't',
+      output: { type: 'content', value: [{ type: 'file', data: { type: 'data', data: raw }, mediaType: 'application/octet-stream' }] },
+    };
+    assert.equal(t.fromVercelToolPart(part).content[0].resource.blob, Buffer.from(raw).toString('base64'), `${n} bytes`);
+  }
+  const urls = read('vercel7-message-file-url.json');
+  const withUrl = structuredClone(urls);
+  withUrl.output.value[0].data.url = new URL(urls.output.value[0].data.url);
+  assert.deepEqual(t.fromVercelToolPart(withUrl).content, t.fromVercelToolPart(urls).content);
+  // ...through a tool message too.
+  assert.deepEqual(t.fromVercelToolMessage({ role: 'tool', content: [withUrl] })[0].content, t.fromVercelToolPart(urls).content);
+});
+
+test('Vercel AI SDK content parts: AI SDK 6 gets its nearest part for what only 7 has; MCP blocks become each major’s parts', () => {
+  const to6 = (f) => t.toVercelToolPart(t.fromVercelToolPart(read(f)), { sdk: 6 }).output.value.map((p) => p.type);
+  assert.deepEqual(to6('vercel7-message-file-data.json'), ['text', 'image-data', 'file-data', 'file-data', 'image-data']);
+  assert.deepEqual(to6('vercel7-message-file-url.json'), ['file-url', 'file-url', 'file-url']);
+  assert.deepEqual(to6('vercel7-message-file-reference.json'), ['file-id', 'file-id']);
+  assert.deepEqual(to6('vercel7-message-reference-legacy.json'), ['file-id', 'image-file-id']);
+  assert.deepEqual(to6('vercel7-message-file-text.json'), ['text']);
+  const media = t.fromVercelToolPart(read('vercel-message-media-legacy.json'));
+  assert.deepEqual(t.toVercelToolPart(media).output.value, [{ type: 'file', data: { type: 'data', data: 'iVBORw0KGgo=' }, mediaType: 'image/png' }]);
+  const all = t.fromMcpCallToolResult(read('mcp-all-blocks.json'), { tool_name: 'report', tool_call_id: 'c' });
+  const kinds = (sdk) => t.toVercelToolPart(all, { sdk }).output.value.map((p) => p.type);
+  assert.deepEqual(kinds(7), ['text', 'file', 'file', 'text', 'text', 'text']);
+  assert.deepEqual(kinds(6), ['text', 'image-data', 'file-data', 'text', 'text', 'text']);
+  assert.throws(
+    () => t.toVercelToolPart(all, { sdk: 5 }),
+    (e) => e.code === 'invalid_options' && e.issues[0].path === '/sdk' && /6, 7/.test(e.issues[0].message),
+  );
+  // A URL the AI SDK cannot hold is refused, naming the block.
+  const bad = t.createSuccess({
+    input: { tool_name: 't', tool_call_id: 'c' },
+    content: [{ type: 'resource_link', uri: 'http://', name: 'x', mimeType: 'text/plain', _meta: { 'ai-sdk/type': 'file' } }],
+  });
+  assert.throws(
+    () => t.toVercelToolPart(bad),
+    (e) => e.code === 'invalid_tool_result' && e.issues[0].path === '/content/0/uri',
+  );
+  assert.equal(t.toVercelToolPart(bad, { sdk: 6 }).output.value[0].url, 'http://', 'AI SDK 6 takes the URL as a string');
+});
+
+test('MCP: what AI SDK parts become is valid MCP; provider references and custom parts are refused with the block named', () => {
+  for (const f of ['vercel7-message-file-data.json', 'vercel7-message-file-url.json', 'vercel7-message-file-text.json', 'vercel-message-content.json']) {
+    const tr = t.fromVercelToolPart(read(f));
+    for (const rev of REVISIONS) {
+      const mcp = t.toMcpCallToolResult(tr, { revision: rev });
+      assert.deepEqual(mcpShape[rev].validate(mcp), [], `${f} as ${rev}`);
+      assert.deepEqual(mcp.content, tr.content);
+      // ...and back from MCP, the same part.
+      const again = t.fromMcpCallToolResult(mcp, { tool_name: tr.input.tool_name, tool_call_id: tr.input.tool_call_id });
+      assert.deepEqual(asJson(t.toVercelToolPart(again)), read(f), `${f}: AI SDK → ToolResult → MCP → ToolResult → AI SDK`);
+    }
+  }
+  for (const [f, index] of [
+    ['vercel7-message-file-reference.json', 0],
+    ['vercel7-message-reference-legacy.json', 0],
+    ['vercel-message-file-legacy.json', 2],
+    ['vercel-message-custom.json', 1],
+  ]) {
+    const tr = t.fromVercelToolPart(read(f));
+    assert.throws(
+      () => t.toMcpCallToolResult(tr),
+      (e) =>
+        e.code === 'invalid_tool_result' &&
+        e.issues[0].code === 'unsupported_value' &&
+        e.issues[0].path === `/content/${index}/type` &&
+        /no MCP content block/.test(e.issues[0].message),
+      f,
+    );
+  }
+});

@@ -16,7 +16,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { modelMessageSchema, toolModelMessageSchema } from 'ai';
 // AI SDK 6 (the `ai-v6` alias): its tool-message schema still takes the `media` content part that 7 removed.
-import { toolModelMessageSchema as toolModelMessageSchemaV6 } from 'ai-v6';
+import * as ai6 from 'ai-v6';
+import { modelMessageSchema as modelMessageSchemaV6, toolModelMessageSchema as toolModelMessageSchemaV6 } from 'ai-v6';
+import { MockLanguageModelV3 } from 'ai-v6/test';
+import * as ai7 from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { fixturesDir, toolresult as t } from './helpers.mjs';
 
@@ -131,3 +135,81 @@ test('MCP SDK: tool results from a real server reach a real client and survive f
     await server.close();
   }
 });
+
+// AI SDK content parts: what toVercelToolPart writes for each major, checked
+// by that major's own schemas and given to its model through `toModelOutput`.
+const AI_SDK_7_PARTS = [
+  'vercel7-message-file-data.json',
+  'vercel7-message-file-url.json',
+  'vercel7-message-file-reference.json',
+  'vercel7-message-file-text.json',
+  'vercel7-message-reference-legacy.json',
+  'vercel-message-custom.json',
+  'vercel-message-file-legacy.json',
+  'vercel-message-content.json',
+];
+const AI_SDK_6_PARTS = ['vercel-message-custom.json', 'vercel-message-file-legacy.json', 'vercel-message-content.json', 'vercel-message-media-legacy.json'];
+/** Without the `originalUrl` of URL file data, which the SDK's schema does not keep (its type does). */
+const withoutOriginalUrl = (message) => JSON.parse(JSON.stringify(message, (k, v) => (k === 'originalUrl' ? undefined : v)));
+
+test("AI SDK 7 and 6: every content part we write is accepted by that major's toolModelMessageSchema and modelMessageSchema, unchanged", () => {
+  const all = t.fromMcpCallToolResult(read('mcp-all-blocks.json'), { tool_name: 'report', tool_call_id: 'c7' });
+  for (const [sdk, files, toolSchema, modelSchema] of [
+    [7, AI_SDK_7_PARTS, toolModelMessageSchema, modelMessageSchema],
+    [6, AI_SDK_6_PARTS, toolModelMessageSchemaV6, modelMessageSchemaV6],
+  ]) {
+    const converted = [...files.map((f) => t.fromVercelToolPart(read(f))), all, ...results()];
+    const message = t.toVercelToolMessage(converted, { sdk });
+    const parsed = toolSchema.safeParse(message);
+    assert.equal(parsed.success, true, `AI SDK ${sdk}: ${JSON.stringify(parsed.error?.issues)}`);
+    assert.equal(modelSchema.safeParse(message).success, true, `AI SDK ${sdk}`);
+    assert.deepEqual(JSON.parse(JSON.stringify(parsed.data)), withoutOriginalUrl(message), `AI SDK ${sdk}: nothing stripped`);
+    // ...and each fixture is a part of its major as it stands.
+    for (const f of files) {
+      const part = t.toVercelToolPart(t.fromVercelToolPart(read(f)), { sdk });
+      const one = toolSchema.safeParse({ role: 'tool', content: [part] });
+      assert.equal(one.success, true, `${f} (AI SDK ${sdk}): ${JSON.stringify(one.error?.issues)}`);
+    }
+  }
+  // A URL file part is taken only with a URL object, which toVercelToolPart gives.
+  const json = read('vercel7-message-file-url.json');
+  assert.equal(toolModelMessageSchema.safeParse({ role: 'tool', content: [json] }).success, false, 'the URL as a string');
+  // AI SDK 7's file parts are not AI SDK 6's.
+  const v7 = t.toVercelToolPart(t.fromVercelToolPart(read('vercel7-message-file-data.json')));
+  assert.equal(toolModelMessageSchemaV6.safeParse({ role: 'tool', content: [v7] }).success, false);
+});
+
+for (const [sdk, ai, Mock, files] of [
+  [7, ai7, MockLanguageModelV4, AI_SDK_7_PARTS],
+  [6, ai6, MockLanguageModelV3, ['vercel-message-custom.json', 'vercel-message-content.json', 'vercel7-message-file-data.json']],
+]) {
+  test(`AI SDK ${sdk}: the model receives every content part toModelOutput returns from toVercelToolPart`, async () => {
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    for (const f of files) {
+      const output = t.toVercelToolPart(t.fromVercelToolPart(read(f)), { sdk }).output;
+      const model = new Mock({
+        // URL parts are passed on, not downloaded.
+        supportedUrls: { '*/*': [/^https:\/\//, /^s3:/] },
+        doGenerate: [
+          {
+            content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'files', input: '{}' }],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage,
+            warnings: [],
+          },
+          { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+        ],
+      });
+      const tools = {
+        files: ai.tool({ inputSchema: ai.jsonSchema({ type: 'object', properties: {} }), execute: async () => 'ok', toModelOutput: () => output }),
+      };
+      const result = await ai.generateText({ model, tools, prompt: 'go', stopWhen: ai.stepCountIs(3) });
+      assert.equal(result.text, 'done', f);
+      const received = model.doGenerateCalls[1].prompt.find((m) => m.role === 'tool').content[0].output;
+      assert.equal(received.type, 'content', f);
+      assert.equal(received.value.length, output.value.length, f);
+      // AI SDK 7 hands providers text, file and custom parts only.
+      if (sdk === 7) for (const p of received.value) assert.ok(['text', 'file', 'custom'].includes(p.type), `${f}: ${p.type}`);
+    }
+  });
+}

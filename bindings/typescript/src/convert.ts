@@ -160,21 +160,118 @@ export function fromOpenAIToolOutput(output: unknown, context: CallContext & { t
  */
 export type VercelPartShape = 'tool-message' | 'step-content';
 
-/** A Vercel AI SDK part of a tool message (`ToolResultPart`, the default) or of a step's content (`{ as: 'step-content' }`). */
-export function toVercelToolPart(result: ToolResult | string, options: { as?: VercelPartShape } = {}): Record<string, unknown> {
-  return to('vercel', result, options.as ?? '');
+/**
+ * The AI SDK major whose `content` part names `toVercelToolPart` writes: 7
+ * (the default) writes `file` parts (tagged `data`, `url`, `reference` or
+ * `text`); 6 writes `image-data`, `file-data`, `file-url`, `file-id`, … .
+ * A block read from a part becomes that part again when the major has it.
+ */
+export type AiSdkMajor = 6 | 7;
+
+/** Options of `toVercelToolPart`. */
+export interface VercelPartOptions {
+  /** The part shape (`tool-message` by default). */
+  as?: VercelPartShape;
+  /** The AI SDK major of the content parts (7 by default). */
+  sdk?: AiSdkMajor;
 }
 
-/** A Vercel AI SDK part as a ToolResult. Without `as`, a part with `input` (or a `tool-error`) is step content, else a tool-message part. */
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function base64(bytes: Uint8Array): string {
+  const out: string[] = [];
+  for (let i = 0; i < bytes.length; i += 3) {
+    const rest = bytes.length - i;
+    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out.push(
+      BASE64[(n >> 18) & 63] ?? '',
+      BASE64[(n >> 12) & 63] ?? '',
+      rest > 1 ? (BASE64[(n >> 6) & 63] ?? '') : '=',
+      rest > 2 ? (BASE64[n & 63] ?? '') : '=',
+    );
+  }
+  return out.join('');
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
+
+/** The `content` parts of a tool-message part's output, if it has them. */
+function contentParts(part: unknown): unknown[] | undefined {
+  if (!isObj(part) || !isObj(part.output) || part.output.type !== 'content' || !Array.isArray(part.output.value)) return undefined;
+  return part.output.value;
+}
+
+/**
+ * An AI SDK 7 `file` part's data in its JSON form: a `URL` as its `href`,
+ * bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`) as base64. The caller's part
+ * is not changed.
+ */
+function fileDataAsJson(part: unknown): unknown {
+  const parts = contentParts(part);
+  if (!parts) return part;
+  let changed = false;
+  const value = parts.map((p) => {
+    if (!isObj(p) || p.type !== 'file' || !isObj(p.data)) return p;
+    const d = p.data;
+    if (d.type === 'url' && d.url instanceof URL) {
+      changed = true;
+      return { ...p, data: { ...d, url: d.url.href } };
+    }
+    if (d.type === 'data' && (d.data instanceof Uint8Array || d.data instanceof ArrayBuffer)) {
+      changed = true;
+      return { ...p, data: { ...d, data: base64(d.data instanceof Uint8Array ? d.data : new Uint8Array(d.data)) } };
+    }
+    return p;
+  });
+  const p = part as Obj;
+  return changed ? { ...p, output: { ...(p.output as Obj), value } } : part;
+}
+
+/** AI SDK 7 `file` parts with URL data hold a `URL`, as the SDK's schema requires. */
+function withUrlObjects(part: Record<string, unknown>): Record<string, unknown> {
+  contentParts(part)?.forEach((p, i) => {
+    if (!isObj(p) || p.type !== 'file' || !isObj(p.data) || p.data.type !== 'url' || typeof p.data.url !== 'string') return;
+    try {
+      p.data.url = new URL(p.data.url);
+    } catch {
+      throw new ToolResultError('invalid_tool_result', 'cannot convert to vercel', [
+        { path: `/content/${i}/uri`, code: 'invalid_type', message: `\`${p.data.url}\` is not a URL the AI SDK can hold (new URL() refuses it)` },
+      ]);
+    }
+  });
+  return part;
+}
+
+/**
+ * A Vercel AI SDK part of a tool message (`ToolResultPart`, the default) or
+ * of a step's content (`{ as: 'step-content' }`). Content blocks become AI
+ * SDK 7 parts (`{ sdk: 6 }`: AI SDK 6's); a `file` part with a URL holds a
+ * `URL` object.
+ */
+export function toVercelToolPart(result: ToolResult | string, options: VercelPartOptions = {}): Record<string, unknown> {
+  const variant = `${options.as ?? ''}${options.sdk === undefined ? '' : `@${options.sdk}`}`;
+  const part = to<Record<string, unknown>>('vercel', result, variant);
+  return options.as === 'step-content' ? part : withUrlObjects(part);
+}
+
+/**
+ * A Vercel AI SDK part (either major) as a ToolResult. Without `as`, a part
+ * with `input` (or a `tool-error`) is step content, else a tool-message part.
+ * `file` data given as a `URL` or as bytes is read as its `href` or base64.
+ */
 export function fromVercelToolPart(part: unknown, context?: CallContext & { as?: VercelPartShape }): ToolResult {
   const { as, ...ctx } = context ?? {};
-  return from('vercel', part, ctx, as ?? '');
+  return from('vercel', as === 'step-content' ? part : fileDataAsJson(part), ctx, as ?? '');
 }
 
 /** A Vercel AI SDK tool message (`{ role: 'tool', content }`, accepted by the SDK's `toolModelMessageSchema`) with one part per result. */
-export function toVercelToolMessage(results: Array<ToolResult | string>): { role: 'tool'; content: Record<string, unknown>[] } {
+export function toVercelToolMessage(
+  results: Array<ToolResult | string>,
+  options: { sdk?: AiSdkMajor } = {},
+): { role: 'tool'; content: Record<string, unknown>[] } {
   if (!Array.isArray(results)) throw new ToolResultError('invalid_input', 'toVercelToolMessage takes an array of results');
-  return { role: 'tool', content: results.map((r) => toVercelToolPart(r)) };
+  return { role: 'tool', content: results.map((r) => toVercelToolPart(r, { sdk: options.sdk })) };
 }
 
 /** The `tool-result` parts of a Vercel AI SDK tool message as ToolResults (approval responses are skipped). */

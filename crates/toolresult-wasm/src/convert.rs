@@ -1,5 +1,5 @@
 use toolresult::interop::migrate::{self, MigrationContext};
-use toolresult::interop::{self, CallContext, McpRevision, VercelShape};
+use toolresult::interop::{self, AiSdk, CallContext, McpRevision, VercelShape};
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
@@ -68,6 +68,27 @@ fn vercel_shape(shape: &str) -> Result<Option<VercelShape>, Issues> {
     }
 }
 
+/// A Vercel variant `<shape>` or `<shape>@<major>` (`tool-message@6`, `@6`):
+/// the part shape (`""`: `None`) and the AI SDK major (`""`: 7).
+fn vercel_variant(variant: &str) -> Result<(Option<VercelShape>, AiSdk), Issues> {
+    let (shape, sdk) = variant.split_once('@').unwrap_or((variant, ""));
+    let sdk = if sdk.is_empty() {
+        AiSdk::V7
+    } else {
+        AiSdk::parse(sdk).ok_or_else(|| {
+            Issues::from(Issue::new(
+                "/sdk",
+                IssueCode::InvalidOptions,
+                format!(
+                    "unknown AI SDK major `{sdk}`; supported: {}",
+                    AiSdk::SUPPORTED.join(", ")
+                ),
+            ))
+        })?
+    };
+    Ok((vercel_shape(shape)?, sdk))
+}
+
 /// `from`: `mcp`, `anthropic`, `openai` or `vercel` → a ToolResult.
 /// `variant`: the MCP revision (`""`: either) or the Vercel part shape (`""`: by the part).
 #[wasm_bindgen]
@@ -98,7 +119,8 @@ pub fn tool_result_from(
 
 /// `to`: `mcp`, `anthropic`, `openai-function-call-output`, `openai-chat` or
 /// `vercel`; `variant`: the MCP revision (`2025-11-25` by default) or the
-/// Vercel part shape (`tool-message` by default).
+/// Vercel part shape (`tool-message` by default) with an optional AI SDK
+/// major (`tool-message@6`; 7 by default).
 #[wasm_bindgen]
 pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String {
     outcome((|| {
@@ -117,10 +139,10 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String
             "anthropic" => interop::to_anthropic(&tr),
             "openai-function-call-output" => interop::to_openai_function_call_output(&tr),
             "openai-chat" => interop::to_openai_chat_tool_message(&tr),
-            "vercel" => interop::to_vercel(
-                &tr,
-                vercel_shape(variant)?.unwrap_or(VercelShape::ToolMessage),
-            ),
+            "vercel" => {
+                let (shape, sdk) = vercel_variant(variant)?;
+                interop::to_vercel_for(&tr, shape.unwrap_or(VercelShape::ToolMessage), sdk)
+            }
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,

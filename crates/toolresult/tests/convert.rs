@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use toolresult::interop::migrate::{self, MigrationContext};
-use toolresult::interop::{self, CallContext, McpRevision, VercelShape};
+use toolresult::interop::{self, AiSdk, CallContext, McpRevision, VercelShape};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
 fn dir() -> PathBuf {
@@ -216,4 +216,315 @@ fn normalize_is_idempotent_on_the_fixtures() {
     assert!(unsupported.0[0]
         .message
         .contains("supported versions: 1.0.0"));
+}
+
+/// The tool-message fixtures of each AI SDK major's `content` parts.
+const AI_SDK_7_PARTS: &[&str] = &[
+    "vercel7-message-file-data.json",
+    "vercel7-message-file-url.json",
+    "vercel7-message-file-reference.json",
+    "vercel7-message-file-text.json",
+    "vercel7-message-reference-legacy.json",
+    "vercel-message-custom.json",
+    "vercel-message-file-legacy.json",
+    "vercel-message-content.json",
+];
+const AI_SDK_6_PARTS: &[&str] = &[
+    "vercel-message-custom.json",
+    "vercel-message-file-legacy.json",
+    "vercel-message-content.json",
+    "vercel-message-media-legacy.json",
+];
+
+fn from_part(file: &str) -> Value {
+    interop::from_vercel(&read(file), &CallContext::default(), None, STAMP).unwrap()
+}
+
+#[test]
+fn ai_sdk_content_parts_round_trip_for_their_major() {
+    for (sdk, files) in [(AiSdk::V7, AI_SDK_7_PARTS), (AiSdk::V6, AI_SDK_6_PARTS)] {
+        for file in files {
+            let part = read(file);
+            let tr = from_part(file);
+            assert!(
+                validate_tool_result(&tr.to_string(), &ValidationOptions::default()).is_empty(),
+                "{file}"
+            );
+            let back = interop::to_vercel_for(&tr, VercelShape::ToolMessage, sdk).unwrap();
+            assert_eq!(back, part, "{file} ({sdk:?})");
+        }
+    }
+    // AI SDK 7 is the default.
+    let tr = from_part("vercel7-message-file-url.json");
+    assert_eq!(
+        interop::to_vercel(&tr, VercelShape::ToolMessage).unwrap(),
+        read("vercel7-message-file-url.json")
+    );
+}
+
+#[test]
+fn ai_sdk_file_parts_become_mcp_blocks_and_references_stay_ai_sdk_blocks() {
+    let data = from_part("vercel7-message-file-data.json");
+    let kinds: Vec<&str> = data["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["text", "image", "audio", "resource", "image"]);
+    assert_eq!(
+        data["content"][0]["_meta"],
+        json!({"ai-sdk/providerOptions": {"anthropic": {"cacheControl": {"type": "ephemeral"}}}})
+    );
+    assert_eq!(
+        data["content"][1],
+        json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png",
+               "_meta": {"ai-sdk/type": "file", "ai-sdk/filename": "chart.png"}})
+    );
+    assert_eq!(
+        data["content"][3]["resource"],
+        json!({"uri": interop::INLINE_URI, "mimeType": "application/pdf", "blob": "JVBERi0xLjcKJeLjz9M="})
+    );
+    let url = from_part("vercel7-message-file-url.json");
+    assert_eq!(
+        url["content"][0],
+        json!({"type": "resource_link", "uri": "https://example.com/docs/guide.pdf", "name": "guide.pdf",
+               "mimeType": "application/pdf", "_meta": {"ai-sdk/type": "file", "ai-sdk/filename": "guide.pdf"}})
+    );
+    assert_eq!(url["content"][1]["name"], "https://example.com/img/cat.png");
+    assert_eq!(
+        url["content"][2]["_meta"]["ai-sdk/originalUrl"],
+        "s3://bucket/a b.txt"
+    );
+    let text = from_part("vercel7-message-file-text.json");
+    assert_eq!(
+        text["content"][0]["resource"],
+        json!({"uri": interop::INLINE_URI, "mimeType": "text/markdown", "text": "# Notes\n- one\n"})
+    );
+    // Every block with an MCP form goes to MCP, in both revisions...
+    for file in [
+        "vercel7-message-file-data.json",
+        "vercel7-message-file-url.json",
+        "vercel7-message-file-text.json",
+        "vercel-message-content.json",
+    ] {
+        let tr = from_part(file);
+        for rev in [McpRevision::V2025_11_25, McpRevision::V2026_07_28] {
+            let mcp = interop::to_mcp(&tr, rev).unwrap();
+            assert_eq!(mcp["content"], tr["content"], "{file}");
+        }
+    }
+    // ...and provider references and custom parts, which have none, are refused.
+    let reference = from_part("vercel7-message-file-reference.json");
+    assert_eq!(
+        reference["content"][0],
+        json!({"type": interop::FILE_REFERENCE_BLOCK,
+               "reference": {"openai": "file-abc123", "anthropic": "file_011CNha8iCJcU1wXNR6q4V8w"},
+               "mimeType": "application/pdf",
+               "_meta": {"ai-sdk/type": "file", "ai-sdk/filename": "contract.pdf"}})
+    );
+    for (file, index, block) in [
+        (
+            "vercel7-message-file-reference.json",
+            0,
+            interop::FILE_REFERENCE_BLOCK,
+        ),
+        (
+            "vercel-message-file-legacy.json",
+            2,
+            interop::FILE_REFERENCE_BLOCK,
+        ),
+        ("vercel-message-custom.json", 1, interop::CUSTOM_BLOCK),
+    ] {
+        let tr = from_part(file);
+        let issues = interop::to_mcp(&tr, McpRevision::V2025_11_25).unwrap_err();
+        assert_eq!(issues.0[0].code.as_str(), "unsupported_value", "{file}");
+        assert_eq!(issues.0[0].path, format!("/content/{index}/type"), "{file}");
+        assert!(issues.0[0].message.contains(block), "{file}");
+    }
+    // Other targets read them as text, like any block they cannot hold.
+    let reference = from_part("vercel-message-file-legacy.json");
+    let mut with_id = reference.clone();
+    with_id["input"]["tool_call_id"] = json!("toolu_1");
+    let text = interop::to_anthropic(&with_id).unwrap().to_string();
+    assert!(text.contains("file-abc123"), "{text}");
+}
+
+fn parts(part: &Value) -> Vec<Value> {
+    part["output"]["value"].as_array().unwrap().clone()
+}
+
+#[test]
+fn ai_sdk_6_gets_its_nearest_part_for_what_only_ai_sdk_7_has() {
+    let to6 = |file: &str| {
+        parts(
+            &interop::to_vercel_for(&from_part(file), VercelShape::ToolMessage, AiSdk::V6).unwrap(),
+        )
+    };
+    let po = json!({"anthropic": {"cacheControl": {"type": "ephemeral"}}});
+    assert_eq!(
+        to6("vercel7-message-file-data.json"),
+        [
+            json!({"type": "text", "text": "the report and its chart", "providerOptions": po}),
+            json!({"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image/png"}),
+            json!({"type": "file-data", "data": "UklGRiQAAABXQVZF", "mediaType": "audio/wav"}),
+            json!({"type": "file-data", "data": "JVBERi0xLjcKJeLjz9M=", "mediaType": "application/pdf",
+                   "filename": "report.pdf", "providerOptions": po}),
+            json!({"type": "image-data", "data": "iVBORw0KGgo=", "mediaType": "image"}),
+        ]
+    );
+    assert_eq!(
+        to6("vercel7-message-file-url.json"),
+        [
+            json!({"type": "file-url", "url": "https://example.com/docs/guide.pdf", "mediaType": "application/pdf"}),
+            json!({"type": "file-url", "url": "https://example.com/img/cat.png", "mediaType": "image/png", "providerOptions": po}),
+            json!({"type": "file-url", "url": "s3://bucket/a%20b.txt", "mediaType": "text/plain"}),
+        ]
+    );
+    assert_eq!(
+        to6("vercel7-message-file-reference.json"),
+        [
+            json!({"type": "file-id", "fileId": {"openai": "file-abc123", "anthropic": "file_011CNha8iCJcU1wXNR6q4V8w"}}),
+            json!({"type": "file-id", "fileId": {"google": "files/xyz"}}),
+        ]
+    );
+    assert_eq!(
+        to6("vercel7-message-reference-legacy.json"),
+        [
+            json!({"type": "file-id", "fileId": {"openai": "file-abc123"}}),
+            json!({"type": "image-file-id", "fileId": {"openai": "file-img1"}, "providerOptions": po}),
+        ]
+    );
+    assert_eq!(
+        to6("vercel7-message-file-text.json"),
+        [json!({"type": "text", "text": "# Notes\n- one\n"})]
+    );
+    // AI SDK 6's `media` part is a `file` part for AI SDK 7.
+    let media = from_part("vercel-message-media-legacy.json");
+    assert_eq!(
+        parts(&interop::to_vercel(&media, VercelShape::ToolMessage).unwrap()),
+        [
+            json!({"type": "file", "data": {"type": "data", "data": "iVBORw0KGgo="}, "mediaType": "image/png"})
+        ]
+    );
+}
+
+#[test]
+fn mcp_blocks_become_each_majors_parts() {
+    let ctx = CallContext {
+        tool_name: Some("report".into()),
+        tool_call_id: Some("c".into()),
+        ..Default::default()
+    };
+    let tr = interop::from_mcp(&read("mcp-all-blocks.json"), &ctx, None, STAMP).unwrap();
+    let kinds = |sdk| {
+        parts(&interop::to_vercel_for(&tr, VercelShape::ToolMessage, sdk).unwrap())
+            .iter()
+            .map(|p| p["type"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // Images and audio are files; MCP's links and embedded resources are
+    // what they say, as text (a link is not fetched for the model).
+    assert_eq!(
+        kinds(AiSdk::V7),
+        ["text", "file", "file", "text", "text", "text"]
+    );
+    assert_eq!(
+        kinds(AiSdk::V6),
+        ["text", "image-data", "file-data", "text", "text", "text"]
+    );
+    let v7 = parts(&interop::to_vercel(&tr, VercelShape::ToolMessage).unwrap());
+    assert_eq!(v7[1]["mediaType"], "image/png");
+    assert_eq!(v7[1]["data"]["type"], "data");
+    assert!(v7[3]["text"]
+        .as_str()
+        .unwrap()
+        .contains("file:///project/report.pdf"));
+    assert_eq!(v7[4]["text"], "# Notes\n- one");
+}
+
+#[test]
+fn hand_made_ai_sdk_blocks_and_bad_blocks() {
+    let result = |content: Value| {
+        json!({
+            "schema_version": "1.0.0",
+            "input": {"tool_name": "t", "parameters": {}, "tool_call_id": "c"},
+            "status": "success",
+            "content": content,
+            "metadata": {"execution_id": "0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f",
+                          "started_at": "2026-11-22T10:00:00Z", "completed_at": "2026-11-22T10:00:00Z",
+                          "duration_ms": 0, "output_size": 0, "output_truncated": false}
+        })
+    };
+    let out = |content: Value, sdk| {
+        interop::to_vercel_for(&result(content), VercelShape::ToolMessage, sdk).map(|p| parts(&p))
+    };
+    // A reference block without a mark: AI SDK 7's `file` when it has a
+    // media type, else `file-reference`; a bare id is a `file-id`.
+    let blocks = json!([
+        {"type": "ai-sdk/file-reference", "reference": {"openai": "f1"}, "mimeType": "application/pdf"},
+        {"type": "ai-sdk/file-reference", "reference": {"openai": "f1"}},
+        {"type": "ai-sdk/file-reference", "reference": "f1"},
+        {"type": "ai-sdk/custom"},
+    ]);
+    assert_eq!(
+        out(blocks.clone(), AiSdk::V7).unwrap(),
+        [
+            json!({"type": "file", "data": {"type": "reference", "reference": {"openai": "f1"}}, "mediaType": "application/pdf"}),
+            json!({"type": "file-reference", "providerReference": {"openai": "f1"}}),
+            json!({"type": "file-id", "fileId": "f1"}),
+            json!({"type": "custom"}),
+        ]
+    );
+    assert_eq!(
+        out(blocks, AiSdk::V6).unwrap(),
+        [
+            json!({"type": "file-id", "fileId": {"openai": "f1"}}),
+            json!({"type": "file-id", "fileId": {"openai": "f1"}}),
+            json!({"type": "file-id", "fileId": "f1"}),
+            json!({"type": "custom"}),
+        ]
+    );
+    // A mark that does not fit the block is not followed.
+    assert_eq!(
+        out(json!([{"type": "image", "data": "AA==", "mimeType": "image/png", "_meta": {"ai-sdk/type": "file-url"}}]), AiSdk::V7).unwrap()[0]["type"],
+        "file"
+    );
+    // Blocks that cannot make a valid part are refused, naming the field.
+    for (block, path, code) in [
+        (
+            json!({"type": "image", "mimeType": "image/png"}),
+            "/content/0/data",
+            "missing_field",
+        ),
+        (
+            json!({"type": "text", "text": 3}),
+            "/content/0/text",
+            "invalid_type",
+        ),
+        (
+            json!({"type": "ai-sdk/file-reference"}),
+            "/content/0/reference",
+            "missing_field",
+        ),
+        (
+            json!({"type": "ai-sdk/file-reference", "reference": 7}),
+            "/content/0/reference",
+            "invalid_type",
+        ),
+        (
+            json!({"type": "resource_link", "uri": "https://x.test/a", "name": "a", "_meta": {"ai-sdk/type": "file"}}),
+            "/content/0/mimeType",
+            "missing_field",
+        ),
+        (
+            json!({"type": "resource", "resource": {"uri": "ai-sdk:inline", "blob": "AA=="}, "_meta": {"ai-sdk/type": "file"}}),
+            "/content/0/resource/mimeType",
+            "missing_field",
+        ),
+    ] {
+        let issues = out(json!([block]), AiSdk::V7).unwrap_err();
+        assert_eq!(issues.0[0].path, path, "{block}");
+        assert_eq!(issues.0[0].code.as_str(), code, "{block}");
+    }
 }

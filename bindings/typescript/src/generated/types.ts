@@ -710,8 +710,10 @@ export interface ToolResult {
   error_code?: string | null;
   /**
    * What the tool showed the model, as content blocks (MCP `ContentBlock`:
-   * `text`, `image`, `audio`, `resource_link`, `resource`), each kept as
-   * given. `output` is the machine-readable result (MCP `structuredContent`).
+   * `text`, `image`, `audio`, `resource_link`, `resource`; for AI SDK parts
+   * MCP has no block for, `ai-sdk/file-reference` and `ai-sdk/custom`),
+   * each kept as given. `output` is the machine-readable result (MCP
+   * `structuredContent`).
    */
   content?:
     | {

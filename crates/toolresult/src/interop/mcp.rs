@@ -5,9 +5,10 @@ use alloc::string::String;
 use serde_json::{json, Map, Value};
 
 use super::common::{
-    block_text, build, error_message, failed, issue, json_text, known_fields, object,
+    block_text, build, error_message, failed, issue, json_text, known_fields, object, str_of,
     tool_result_parts, CallContext,
 };
+use super::vercel_content::is_ai_sdk_only;
 use crate::builder::Stamp;
 use crate::issue::{IssueCode, Issues};
 use crate::validate::check::json_type;
@@ -166,6 +167,11 @@ pub fn from_mcp(
 /// `output: null` too), objects only under 2025-11-25 (others are in the
 /// text mirror only).
 ///
+/// Content blocks are written as given, except the blocks MCP has no form
+/// for that the AI SDK conversion makes (`ai-sdk/file-reference`,
+/// `ai-sdk/custom`): a result holding one is refused (`unsupported_value` at
+/// the block's `type`) rather than written as an invalid `CallToolResult`.
+///
 /// ```
 /// use serde_json::json;
 /// use toolresult::interop::{from_mcp, to_mcp, CallContext, McpRevision};
@@ -183,6 +189,7 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
     let mut out = Map::new();
     let output = tr.get("output").filter(|v| !v.is_null());
     let content = if let Some(Value::Array(blocks)) = tr.get("content") {
+        refuse_ai_sdk_only(blocks)?;
         Value::Array(blocks.clone())
     } else {
         let text = match output {
@@ -217,4 +224,29 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
         out.insert("resultType".into(), json!("complete"));
     }
     Ok(Value::Object(out))
+}
+
+/// Refuses the blocks of AI SDK parts that have no MCP content block.
+fn refuse_ai_sdk_only(blocks: &[Value]) -> Result<(), Issues> {
+    for (i, b) in blocks.iter().enumerate() {
+        let Some(kind) = b.as_object().and_then(|o| str_of(o, "type")) else {
+            continue;
+        };
+        if is_ai_sdk_only(kind) {
+            let what = if kind == super::vercel_content::CUSTOM_BLOCK {
+                "an AI SDK `custom` part (provider-specific content)"
+            } else {
+                "an AI SDK provider file reference (a file uploaded to a model provider)"
+            };
+            return Err(issue(
+                &format!("/content/{i}/type"),
+                IssueCode::UnsupportedValue,
+                format!(
+                    "content block `{kind}` is {what}, which has no MCP content block; \
+                     remove it, or send the result to the AI SDK (toVercelToolPart) instead"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,4 +1,5 @@
-//! Vercel AI SDK `tool-result` / `tool-error` parts (v5, v6).
+//! Vercel AI SDK `tool-result` / `tool-error` parts (AI SDK 6 and 7; the
+//! parts of a `content` output are in `vercel_content.rs`).
 
 use alloc::format;
 use alloc::string::String;
@@ -6,14 +7,15 @@ use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 
 use super::common::{
-    block_as_text, build, call_id, error_message, failed, issue, json_text, known_fields, object,
-    str_of, tool_result_parts, CallContext,
+    build, call_id, error_message, failed, issue, json_text, known_fields, object, str_of,
+    tool_result_parts, CallContext,
 };
+use super::vercel_content::{block_from_part, part_from_block, AiSdk};
 use crate::builder::Stamp;
 use crate::issue::{IssueCode, Issues};
 use crate::validate::check::json_type;
 
-/// The two places a tool result appears in the Vercel AI SDK (v5, v6).
+/// The two places a tool result appears in the Vercel AI SDK (6 and 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum VercelShape {
@@ -50,7 +52,16 @@ const EXECUTION_DENIED: &str = "EXECUTION_DENIED";
 /// output `error-text` (or `error-json`, for a failure that came from one), a
 /// denied call (`permission_denied` + `EXECUTION_DENIED`) is
 /// `execution-denied`; in step content a failure is a `tool-error` part.
+/// Content blocks are written with AI SDK 7's part names; see
+/// [`to_vercel_for`] for AI SDK 6's.
 pub fn to_vercel(tr: &Value, shape: VercelShape) -> Result<Value, Issues> {
+    to_vercel_for(tr, shape, AiSdk::V7)
+}
+
+/// [`to_vercel`] for the AI SDK major `sdk`: the parts of a `content` output
+/// are that major's (README "AI SDK content parts"). A block read from a
+/// part (`meta["ai-sdk/type"]`) becomes that part again when `sdk` has it.
+pub fn to_vercel_for(tr: &Value, shape: VercelShape, sdk: AiSdk) -> Result<Value, Issues> {
     let t = tool_result_parts(tr)?;
     let id = call_id(t)?;
     let input = t.get("input").cloned().unwrap_or(Value::Null);
@@ -79,7 +90,7 @@ pub fn to_vercel(tr: &Value, shape: VercelShape) -> Result<Value, Issues> {
             part.insert("type".into(), json!("tool-result"));
             part.insert("toolCallId".into(), Value::String(id));
             part.insert("toolName".into(), name);
-            part.insert("output".into(), vercel_output(t));
+            part.insert("output".into(), vercel_output(t, sdk)?);
         }
     }
     if let Some(Value::Object(meta)) = t.get("meta") {
@@ -95,53 +106,41 @@ pub fn to_vercel(tr: &Value, shape: VercelShape) -> Result<Value, Issues> {
 }
 
 /// The typed `output` of a tool-message part.
-fn vercel_output(t: &Map<String, Value>) -> Value {
+fn vercel_output(t: &Map<String, Value>, sdk: AiSdk) -> Result<Value, Issues> {
     if failed(t) {
         let message = error_message(t);
         if str_of(t, "status") == Some("permission_denied")
             && str_of(t, "error_code") == Some(EXECUTION_DENIED)
         {
-            return if message == DENIED_WITHOUT_REASON {
+            return Ok(if message == DENIED_WITHOUT_REASON {
                 json!({"type": "execution-denied"})
             } else {
                 json!({"type": "execution-denied", "reason": message})
-            };
+            });
         }
-        return match t.get("output") {
+        return Ok(match t.get("output") {
             // A failure read from `error-json` keeps the value as its output
             // and that value's JSON text as its message.
             Some(v) if json_text(v) == message => {
                 json!({"type": "error-json", "value": v})
             }
             _ => json!({"type": "error-text", "value": message}),
-        };
+        });
     }
-    match (t.get("content"), t.get("output")) {
+    Ok(match (t.get("content"), t.get("output")) {
         (Some(Value::Array(blocks)), _) => {
-            json!({"type": "content", "value": blocks.iter().map(vercel_part).collect::<Vec<_>>()})
+            let parts = blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| part_from_block(b, i, sdk))
+                .collect::<Result<Vec<_>, _>>()?;
+            json!({"type": "content", "value": parts})
         }
         (_, Some(Value::String(s))) => json!({"type": "text", "value": s}),
         // An explicit `output: null` is the JSON value null.
         (_, Some(v)) => json!({"type": "json", "value": v}),
         _ => json!({"type": "text", "value": ""}),
-    }
-}
-
-fn vercel_part(b: &Value) -> Value {
-    let o = b.as_object();
-    match o.and_then(|o| str_of(o, "type")) {
-        Some("image") => json!({
-            "type": "image-data",
-            "data": o.and_then(|o| o.get("data")).cloned().unwrap_or(Value::Null),
-            "mediaType": o.and_then(|o| o.get("mimeType")).cloned().unwrap_or(Value::Null),
-        }),
-        Some("audio") => json!({
-            "type": "file-data",
-            "data": o.and_then(|o| o.get("data")).cloned().unwrap_or(Value::Null),
-            "mediaType": o.and_then(|o| o.get("mimeType")).cloned().unwrap_or(Value::Null),
-        }),
-        _ => json!({"type": "text", "text": block_as_text(b)}),
-    }
+    })
 }
 
 /// Vercel AI SDK part → ToolResult. `shape` `None` decides by the part:
@@ -314,7 +313,7 @@ fn from_vercel_output(
             };
             let mut blocks = Vec::with_capacity(parts.len());
             for (i, p) in parts.iter().enumerate() {
-                blocks.push(mcp_block_from_vercel(p, i)?);
+                blocks.push(block_from_part(p, i)?);
             }
             build(ctx, ids, None, Some(Value::Array(blocks)), meta, None, stamp)
         }
@@ -324,48 +323,4 @@ fn from_vercel_output(
             format!("unknown output type {other:?}; expected text, json, content, error-text, error-json or execution-denied"),
         )),
     }
-}
-
-/// A content part of a tool-message output as an MCP content block. Parts
-/// that name a file or image by URL or provider id have no MCP block and are
-/// refused rather than dropped.
-fn mcp_block_from_vercel(p: &Value, i: usize) -> Result<Value, Issues> {
-    let path = format!("/output/value/{i}");
-    let o = p.as_object().ok_or_else(|| {
-        issue(
-            &path,
-            IssueCode::InvalidType,
-            String::from("a content part is an object"),
-        )
-    })?;
-    let data = || o.get("data").cloned().unwrap_or(Value::Null);
-    let mime = str_of(o, "mediaType").unwrap_or("");
-    let media_kind = if mime.starts_with("audio/") {
-        "audio"
-    } else {
-        "image"
-    };
-    let (allowed, block): (&[&str], Value) = match str_of(o, "type") {
-        Some("text") => (&["type", "text"], json!({"type": "text", "text": o.get("text").cloned().unwrap_or(Value::Null)})),
-        Some("media") => (&["type", "data", "mediaType"], json!({"type": media_kind, "data": data(), "mimeType": mime})),
-        Some("image-data") => (&["type", "data", "mediaType"], json!({"type": "image", "data": data(), "mimeType": mime})),
-        Some("file-data") if media_kind == "audio" || mime.starts_with("image/") => {
-            (&["type", "data", "mediaType"], json!({"type": media_kind, "data": data(), "mimeType": mime}))
-        }
-        other => {
-            return Err(issue(
-                &format!("{path}/type"),
-                IssueCode::UnsupportedValue,
-                format!("content part type {other:?} has no MCP content block (text, image-data, media, and image or audio file-data convert)"),
-            ))
-        }
-    };
-    if let Some(k) = o.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(issue(
-            &format!("{path}/{k}"),
-            IssueCode::UnknownField,
-            format!("unknown field `{k}` in a content part; it would be lost in conversion"),
-        ));
-    }
-    Ok(block)
 }
