@@ -1,7 +1,8 @@
 //! Migration, normalization and every conversion on arbitrary JSON: never
 //! panic; whatever they return validates; normalize is idempotent; an MCP
 //! result that converts comes back the same; only blocks with no MCP form
-//! keep a result from MCP.
+//! keep a result from MCP; an OpenAI function_call_output or Anthropic
+//! tool_result read with parts or documents is written back the same.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -55,6 +56,36 @@ fuzz_target!(|data: &[u8]| {
         interop::from_openai(&input, &ctx, stamp),
         interop::from_vercel(&input, &ctx, None, stamp),
     ];
+    // Provider shapes read with parts, documents or search results come back
+    // the same (the item's own `id` and `status` aside).
+    if let Ok(tr) = &results[2] {
+        let parts = input["output"].as_array().is_some_and(|p| !p.is_empty());
+        if parts && input["call_id"].is_string() {
+            let mut back = interop::to_openai_function_call_output(tr)
+                .expect("a function_call_output read converts back");
+            for k in ["id", "status"] {
+                if let Some(v) = input.get(k) {
+                    back[k] = v.clone();
+                }
+            }
+            assert_eq!(
+                without_null_sources(&back),
+                without_null_sources(&input),
+                "function_call_output round trip"
+            );
+        }
+    }
+    if let Ok(tr) = &results[1] {
+        if input["content"].is_array()
+            && input["tool_use_id"].is_string()
+            && input.get("is_error").is_none()
+        {
+            let back = interop::to_anthropic(tr).expect("a tool_result read converts back");
+            if documents_only(&input) {
+                assert_eq!(back, input, "tool_result round trip");
+            }
+        }
+    }
     for (i, r) in results.iter().enumerate() {
         let Ok(tr) = r else { continue };
         let text = tr.to_string();
@@ -64,6 +95,16 @@ fuzz_target!(|data: &[u8]| {
         );
         let _ = interop::to_anthropic(tr);
         let _ = interop::to_openai_chat_tool_message(tr);
+        // The text form always converts a result with a call id; the parts
+        // form refuses only blocks a part cannot be made from.
+        let text_form = interop::to_openai_function_call_output_text(tr);
+        assert!(
+            text_form.as_ref().map_or(true, |o| o["output"].is_string()),
+            "the text form is one string: {text_form:?}"
+        );
+        if let Ok(item) = interop::to_openai_function_call_output(tr) {
+            assert!(item["output"].is_string() || item["output"].is_array());
+        }
         let _ = interop::to_vercel(tr, interop::VercelShape::ToolMessage);
         let _ = interop::to_vercel(tr, interop::VercelShape::StepContent);
         let _ = interop::to_vercel_for(tr, interop::VercelShape::ToolMessage, interop::AiSdk::V6);
@@ -72,13 +113,19 @@ fuzz_target!(|data: &[u8]| {
         } else {
             McpRevision::V2026_07_28
         };
-        // Blocks with no MCP form (AI SDK provider references and custom
-        // parts) are refused; everything else converts.
+        // Blocks with no MCP form (provider file references, AI SDK custom
+        // parts, Anthropic search results and documents kept whole) are
+        // refused; everything else converts.
         let ai_sdk_only = tr["content"].as_array().is_some_and(|blocks| {
             blocks.iter().any(|b| {
                 matches!(
                     b["type"].as_str(),
-                    Some(interop::FILE_REFERENCE_BLOCK | interop::CUSTOM_BLOCK)
+                    Some(
+                        interop::FILE_REFERENCE_BLOCK
+                            | interop::CUSTOM_BLOCK
+                            | interop::SEARCH_RESULT_BLOCK
+                            | interop::DOCUMENT_BLOCK
+                    )
                 )
             })
         });
@@ -109,3 +156,33 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// An OpenAI item without the `null` source fields of its parts, which mean
+/// absent and are not written back.
+fn without_null_sources(v: &serde_json::Value) -> serde_json::Value {
+    let mut v = v.clone();
+    if let Some(parts) = v["output"].as_array_mut() {
+        for p in parts.iter_mut().filter_map(|p| p.as_object_mut()) {
+            p.retain(|k, v| {
+                !(v.is_null()
+                    && matches!(
+                        k.as_str(),
+                        "image_url" | "file_id" | "file_data" | "file_url"
+                    ))
+            });
+        }
+    }
+    v
+}
+
+/// Whether every block of an Anthropic tool_result is a document or a
+/// search result (the blocks this conversion writes back whole or from
+/// `_meta`; text and image blocks are written in their plain form).
+fn documents_only(input: &serde_json::Value) -> bool {
+    input.get("cache_control").is_none()
+        && input["content"].as_array().is_some_and(|blocks| {
+            blocks
+                .iter()
+                .all(|b| matches!(b["type"].as_str(), Some("document" | "search_result")))
+        })
+}

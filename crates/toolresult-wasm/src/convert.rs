@@ -118,9 +118,11 @@ pub fn tool_result_from(
 }
 
 /// `to`: `mcp`, `anthropic`, `openai-function-call-output`, `openai-chat` or
-/// `vercel`; `variant`: the MCP revision (`2025-11-25` by default) or the
-/// Vercel part shape (`tool-message` by default) with an optional AI SDK
-/// major (`tool-message@6`; 7 by default).
+/// `vercel`; `variant`: the MCP revision (`2025-11-25` by default), the
+/// function_call_output form (`text`: always one string; `""`: parts when
+/// the result holds images or files), or the Vercel part shape
+/// (`tool-message` by default) with an optional AI SDK major
+/// (`tool-message@6`; 7 by default).
 #[wasm_bindgen]
 pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String {
     outcome((|| {
@@ -137,7 +139,16 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String
                 interop::to_mcp(&tr, rev)
             }
             "anthropic" => interop::to_anthropic(&tr),
-            "openai-function-call-output" => interop::to_openai_function_call_output(&tr),
+            // `text`: one string whatever the blocks; `""`: parts when needed.
+            "openai-function-call-output" => match variant {
+                "" => interop::to_openai_function_call_output(&tr),
+                "text" => interop::to_openai_function_call_output_text(&tr),
+                other => Err(Issues::from(Issue::new(
+                    "/multimodal",
+                    IssueCode::InvalidOptions,
+                    format!("unknown function_call_output form `{other}`; expected text or none"),
+                ))),
+            },
             "openai-chat" => interop::to_openai_chat_tool_message(&tr),
             "vercel" => {
                 let (shape, sdk) = vercel_variant(variant)?;

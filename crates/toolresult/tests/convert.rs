@@ -528,3 +528,426 @@ fn hand_made_ai_sdk_blocks_and_bad_blocks() {
         assert_eq!(issues.0[0].code.as_str(), code, "{block}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// OpenAI function_call_output parts and Anthropic documents and search results
+
+const OPENAI_OUTPUT_PARTS: &[&str] = &[
+    "openai-output-image.json",
+    "openai-output-file.json",
+    "openai-output-edge.json",
+    "openai-output-text-parts.json",
+];
+const ANTHROPIC_DOCUMENTS: &[&str] = &[
+    "anthropic-document-pdf.json",
+    "anthropic-document-text-url.json",
+    "anthropic-search-result.json",
+    "anthropic-document-edge.json",
+];
+
+fn ctx(tool: &str) -> CallContext {
+    CallContext {
+        tool_name: Some(tool.into()),
+        ..Default::default()
+    }
+}
+
+fn from_openai(file: &str) -> Value {
+    interop::from_openai(&read(file), &ctx("render_report"), STAMP).unwrap()
+}
+
+fn from_anthropic(file: &str) -> Value {
+    interop::from_anthropic(&read(file), &ctx("read_documents"), STAMP).unwrap()
+}
+
+fn with_call_id(mut tr: Value, id: &str) -> Value {
+    tr["input"]["tool_call_id"] = json!(id);
+    tr
+}
+
+#[test]
+fn openai_output_parts_round_trip_and_text_only_results_stay_strings() {
+    for file in OPENAI_OUTPUT_PARTS {
+        let item = read(file);
+        let tr = from_openai(file);
+        assert!(
+            validate_tool_result(&tr.to_string(), &ValidationOptions::default()).is_empty(),
+            "{file}"
+        );
+        assert_eq!(
+            tr.get("output"),
+            None,
+            "{file}: parts are content, not output"
+        );
+        let mut back = interop::to_openai_function_call_output(&tr).unwrap();
+        // The item's own `id` and `status` are the request's, not the result's.
+        for k in ["id", "status"] {
+            if let Some(v) = item.get(k) {
+                back[k] = v.clone();
+            }
+        }
+        assert_eq!(back, item, "{file}");
+        // The text form is one string, images and files as notes.
+        let text = interop::to_openai_function_call_output_text(&tr).unwrap();
+        assert!(text["output"].is_string(), "{file}");
+    }
+    // A string output, text-only results and failures stay strings.
+    let fco = read("openai-function-call-output.json");
+    let tr = from_openai("openai-function-call-output.json");
+    assert_eq!(interop::to_openai_function_call_output(&tr).unwrap(), fco);
+    let mcp = interop::from_mcp(&read("mcp-text.json"), &ctx("w"), None, STAMP).unwrap();
+    let out = interop::to_openai_function_call_output(&with_call_id(mcp, "c")).unwrap();
+    assert!(out["output"].is_string(), "{out}");
+    let mut failed = from_openai("openai-output-image.json");
+    failed["status"] = json!("failed");
+    failed["error_code"] = json!("RENDER_FAILED");
+    failed["error_message"] = json!("no chart");
+    assert_eq!(
+        interop::to_openai_function_call_output(&failed).unwrap()["output"],
+        "Error [RENDER_FAILED]: no chart"
+    );
+}
+
+#[test]
+fn openai_parts_become_mcp_blocks_and_file_ids_provider_references() {
+    let image = from_openai("openai-output-image.json");
+    assert_eq!(
+        image["content"],
+        json!([
+            {"type": "text", "text": "the chart and the photo", "_meta": {"openai/type": "input_text"}},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png",
+             "_meta": {"openai/type": "input_image", "openai/detail": "high"}},
+            {"type": "resource_link", "uri": "https://example.com/img/cat.jpg", "name": "https://example.com/img/cat.jpg",
+             "_meta": {"openai/type": "input_image", "openai/detail": "auto"}},
+            {"type": interop::FILE_REFERENCE_BLOCK, "reference": {"openai": "file-img123"},
+             "_meta": {"openai/type": "input_image", "openai/detail": "low"}},
+        ])
+    );
+    let file = from_openai("openai-output-file.json");
+    assert_eq!(
+        file["content"][1],
+        json!({"type": "resource", "resource": {"uri": interop::OPENAI_INLINE_URI, "mimeType": "application/pdf",
+               "blob": "JVBERi0xLjcKJeLjz9M="}, "_meta": {"openai/type": "input_file", "openai/filename": "contract.pdf"}})
+    );
+    assert_eq!(file["content"][2]["type"], "resource_link");
+    assert_eq!(
+        file["content"][3]["reference"],
+        json!({"openai": "file-abc123"})
+    );
+    let edge = from_openai("openai-output-edge.json");
+    // A data URL that is not base64 is a link; bare data has no media type.
+    assert_eq!(edge["content"][2]["type"], "resource_link");
+    assert_eq!(
+        edge["content"][3]["resource"],
+        json!({"uri": interop::OPENAI_INLINE_URI, "blob": "JVBERi0xLjcKJeLjz9M="})
+    );
+    assert_eq!(edge["content"][3]["_meta"]["openai/filename"], Value::Null);
+    // Blocks with an MCP form go to MCP and come back the same; file ids are refused.
+    for (file, refused) in [
+        ("openai-output-image.json", Some(3)),
+        ("openai-output-file.json", Some(3)),
+        ("openai-output-edge.json", None),
+        ("openai-output-text-parts.json", None),
+    ] {
+        let tr = from_openai(file);
+        match (interop::to_mcp(&tr, McpRevision::V2026_07_28), refused) {
+            (Ok(mcp), None) => {
+                assert_eq!(mcp["content"], tr["content"], "{file}");
+                let back = interop::from_mcp(&mcp, &ctx("render_report"), None, STAMP).unwrap();
+                let item = interop::to_openai_function_call_output(&with_call_id(back, "call_m1"))
+                    .unwrap();
+                assert_eq!(item["output"], read(file)["output"], "{file} through MCP");
+            }
+            (Err(issues), Some(i)) => {
+                assert_eq!(issues.0[0].code.as_str(), "unsupported_value", "{file}");
+                assert_eq!(issues.0[0].path, format!("/content/{i}/type"), "{file}");
+                assert!(issues.0[0].message.contains("OpenAI file id"), "{file}");
+            }
+            (other, _) => panic!("{file}: {other:?}"),
+        }
+    }
+    // An explicit null beside the source means absent.
+    let nulls = json!({"type": "function_call_output", "call_id": "c", "output": [
+        {"type": "input_image", "image_url": "https://example.com/a.png", "file_id": null}]});
+    let tr = interop::from_openai(&nulls, &ctx("t"), STAMP).unwrap();
+    assert_eq!(
+        interop::to_openai_function_call_output(&tr).unwrap()["output"],
+        json!([{"type": "input_image", "image_url": "https://example.com/a.png"}])
+    );
+}
+
+#[test]
+fn other_sources_blocks_become_openai_parts_where_openai_can_hold_them() {
+    let kinds = |tr: &Value| -> Vec<String> {
+        interop::to_openai_function_call_output(tr).unwrap()["output"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["type"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // MCP: the image and nothing else; audio, links, text resources and
+    // arbitrary binaries are notes.
+    let mcp = interop::from_mcp(&read("mcp-all-blocks.json"), &ctx("r"), None, STAMP).unwrap();
+    let mcp = with_call_id(mcp, "c");
+    assert_eq!(
+        kinds(&mcp),
+        [
+            "input_text",
+            "input_image",
+            "input_text",
+            "input_text",
+            "input_text",
+            "input_text"
+        ]
+    );
+    let parts = interop::to_openai_function_call_output(&mcp).unwrap()["output"].clone();
+    assert!(parts[1]["image_url"]
+        .as_str()
+        .unwrap()
+        .starts_with("data:image/png;base64,iVBORw0KGgo"));
+    assert!(parts[2]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("[audio omitted: audio/wav"));
+    // An embedded PDF is a file, named by its URI.
+    let pdf = json!({"content": [{"type": "resource", "resource": {"uri": "file:///p/report.pdf?v=2",
+        "mimeType": "application/pdf", "blob": "JVBERi0xLjcKJeLjz9M="}}]});
+    let tr = with_call_id(
+        interop::from_mcp(&pdf, &ctx("r"), None, STAMP).unwrap(),
+        "c",
+    );
+    assert_eq!(
+        interop::to_openai_function_call_output(&tr).unwrap()["output"],
+        json!([{"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0xLjcKJeLjz9M=", "filename": "report.pdf"}])
+    );
+    // AI SDK files: data, URLs and OpenAI references are OpenAI's parts.
+    let data = with_call_id(from_part("vercel7-message-file-data.json"), "c");
+    assert_eq!(
+        kinds(&data),
+        [
+            "input_text",
+            "input_image",
+            "input_text",
+            "input_file",
+            "input_image"
+        ]
+    );
+    assert_eq!(
+        interop::to_openai_function_call_output(&data).unwrap()["output"][3]["filename"],
+        "report.pdf"
+    );
+    let url = with_call_id(from_part("vercel7-message-file-url.json"), "c");
+    assert_eq!(kinds(&url), ["input_file", "input_image", "input_file"]);
+    let reference = with_call_id(from_part("vercel7-message-file-reference.json"), "c");
+    let parts = interop::to_openai_function_call_output(&reference).unwrap()["output"].clone();
+    assert_eq!(
+        parts[0],
+        json!({"type": "input_file", "file_id": "file-abc123", "filename": "contract.pdf"})
+    );
+    assert_eq!(parts[1]["type"], "input_text", "a Google file is a note");
+    // Anthropic documents: the PDF is a file; a search result is its text.
+    let doc = with_call_id(from_anthropic("anthropic-document-pdf.json"), "c");
+    assert_eq!(kinds(&doc), ["input_text", "input_file"]);
+    let search = with_call_id(from_anthropic("anthropic-search-result.json"), "c");
+    let out = interop::to_openai_function_call_output(&search).unwrap();
+    assert_eq!(
+        out["output"],
+        "[search result: Billing FAQ <https://docs.example.com/billing>]\nInvoices are sent on the 1st.\nRefunds take 5 days.\n\
+         [search result: Refund policy <kb://articles/42>]\n30 days."
+    );
+}
+
+#[test]
+fn chat_tool_messages_take_text_parts_only() {
+    let tr = from_openai("openai-chat-text-parts.json");
+    assert_eq!(tr["output"], "21 degrees\nsunny");
+    assert_eq!(
+        interop::to_openai_chat_tool_message(&tr).unwrap(),
+        json!({"role": "tool", "tool_call_id": "call_c2", "content": "21 degrees\nsunny"})
+    );
+    // Images and files are notes in a Chat tool message.
+    let image = with_call_id(from_openai("openai-output-image.json"), "c");
+    let chat = interop::to_openai_chat_tool_message(&image).unwrap();
+    let text = chat["content"].as_str().unwrap();
+    assert!(
+        text.starts_with("the chart and the photo\n[image omitted: image/png"),
+        "{text}"
+    );
+    assert!(!text.contains("iVBORw0KGgo"), "{text}");
+}
+
+#[test]
+fn anthropic_documents_and_search_results_round_trip() {
+    for file in ANTHROPIC_DOCUMENTS {
+        let block = read(file);
+        let tr = from_anthropic(file);
+        assert!(
+            validate_tool_result(&tr.to_string(), &ValidationOptions::default()).is_empty(),
+            "{file}"
+        );
+        assert_eq!(interop::to_anthropic(&tr).unwrap(), block, "{file}");
+    }
+    let pdf = from_anthropic("anthropic-document-pdf.json");
+    assert_eq!(
+        pdf["content"][1],
+        json!({"type": "resource", "resource": {"uri": interop::ANTHROPIC_INLINE_URI,
+               "mimeType": "application/pdf", "blob": "JVBERi0xLjcKJeLjz9M="},
+               "_meta": {"anthropic/type": "document", "anthropic/title": "Contract 2026-114",
+                         "anthropic/context": "Signed by both parties on 2026-11-02",
+                         "anthropic/citations": {"enabled": true},
+                         "anthropic/cache_control": {"type": "ephemeral", "ttl": "1h"}}})
+    );
+    let text_url = from_anthropic("anthropic-document-text-url.json");
+    assert_eq!(
+        text_url["content"][0]["resource"],
+        json!({"uri": interop::ANTHROPIC_INLINE_URI, "mimeType": "text/plain", "text": "Line one.\nLine two."})
+    );
+    assert_eq!(
+        text_url["content"][1],
+        json!({"type": "resource_link", "uri": "https://example.com/docs/annex.pdf",
+               "name": "https://example.com/docs/annex.pdf", "mimeType": "application/pdf",
+               "_meta": {"anthropic/type": "document"}})
+    );
+    let search = from_anthropic("anthropic-search-result.json");
+    assert_eq!(search["content"][0]["type"], interop::SEARCH_RESULT_BLOCK);
+    let edge = from_anthropic("anthropic-document-edge.json");
+    let kinds: Vec<&str> = edge["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            interop::DOCUMENT_BLOCK,
+            interop::DOCUMENT_BLOCK,
+            interop::DOCUMENT_BLOCK,
+            "resource",
+            "text"
+        ]
+    );
+    // Documents with an MCP form go to MCP and come back the same; blocks
+    // with none are refused, naming the block.
+    for (file, refused) in [
+        ("anthropic-document-pdf.json", None),
+        ("anthropic-document-text-url.json", None),
+        (
+            "anthropic-search-result.json",
+            Some((0, interop::SEARCH_RESULT_BLOCK)),
+        ),
+        (
+            "anthropic-document-edge.json",
+            Some((0, interop::DOCUMENT_BLOCK)),
+        ),
+    ] {
+        let tr = from_anthropic(file);
+        match (interop::to_mcp(&tr, McpRevision::V2025_11_25), refused) {
+            (Ok(mcp), None) => {
+                let back = interop::from_mcp(&mcp, &ctx("d"), None, STAMP).unwrap();
+                let block = interop::to_anthropic(&with_call_id(back, "toolu_d1")).unwrap();
+                assert_eq!(block, read(file), "{file} through MCP");
+            }
+            (Err(issues), Some((i, kind))) => {
+                assert_eq!(issues.0[0].code.as_str(), "unsupported_value", "{file}");
+                assert_eq!(issues.0[0].path, format!("/content/{i}/type"), "{file}");
+                assert!(issues.0[0].message.contains(kind), "{file}");
+                assert!(issues.0[0].message.contains("Anthropic"), "{file}");
+            }
+            (other, _) => panic!("{file}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn other_sources_pdfs_become_anthropic_documents() {
+    // An embedded PDF from MCP, OpenAI or the AI SDK is a document; other
+    // binaries, text resources and plain links stay notes and text.
+    let openai = with_call_id(from_openai("openai-output-file.json"), "toolu_1");
+    let block = interop::to_anthropic(&openai).unwrap();
+    assert_eq!(
+        block["content"][1],
+        json!({"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0xLjcKJeLjz9M="}})
+    );
+    // An OpenAI file URL says no media type: not known to be a PDF.
+    assert_eq!(block["content"][2]["type"], "text");
+    assert_eq!(block["content"][3]["type"], "text", "an OpenAI file id");
+    let ai = with_call_id(from_part("vercel7-message-file-data.json"), "toolu_1");
+    assert_eq!(
+        interop::to_anthropic(&ai).unwrap()["content"][3]["type"],
+        "document"
+    );
+    // A PDF link read from an AI SDK file part is a URL document.
+    let ai = with_call_id(from_part("vercel7-message-file-url.json"), "toolu_1");
+    let content = interop::to_anthropic(&ai).unwrap()["content"].clone();
+    assert_eq!(
+        content[0],
+        json!({"type": "document", "source": {"type": "url", "url": "https://example.com/docs/guide.pdf"}})
+    );
+    assert_eq!(
+        content[1]["type"], "text",
+        "an image link is not a document"
+    );
+    let mcp = with_call_id(
+        interop::from_mcp(&read("mcp-all-blocks.json"), &ctx("r"), None, STAMP).unwrap(),
+        "toolu_1",
+    );
+    let kinds: Vec<String> = interop::to_anthropic(&mcp).unwrap()["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["text", "image", "text", "text", "text", "text"]);
+}
+
+#[test]
+fn bad_blocks_for_openai_parts_are_refused_naming_the_field() {
+    let result = |content: Value| {
+        json!({
+            "schema_version": "1.0.0",
+            "input": {"tool_name": "t", "parameters": {}, "tool_call_id": "c"},
+            "status": "success",
+            "content": content,
+            "metadata": {"execution_id": "0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f",
+                          "started_at": "2026-11-22T10:00:00Z", "completed_at": "2026-11-22T10:00:00Z",
+                          "duration_ms": 0, "output_size": 0, "output_truncated": false}
+        })
+    };
+    for (block, path, code) in [
+        (
+            json!({"type": "image", "mimeType": "image/png"}),
+            "/content/0/data",
+            "missing_field",
+        ),
+        (
+            json!({"type": "image", "data": "AA==", "mimeType": 7}),
+            "/content/0/mimeType",
+            "invalid_type",
+        ),
+        (
+            json!({"type": "resource", "resource": {"uri": "openai:inline", "mimeType": "application/pdf"}}),
+            "/content/0/resource/blob",
+            "missing_field",
+        ),
+        (
+            json!({"type": "resource_link", "name": "a", "_meta": {"openai/type": "input_file"}}),
+            "/content/0/uri",
+            "missing_field",
+        ),
+    ] {
+        let issues = interop::to_openai_function_call_output(&result(json!([block]))).unwrap_err();
+        assert_eq!(issues.0[0].path, path, "{block}");
+        assert_eq!(issues.0[0].code.as_str(), code, "{block}");
+    }
+    // The text form never refuses a block.
+    let out = interop::to_openai_function_call_output_text(&result(
+        json!([{"type": "image", "mimeType": "image/png"}]),
+    ))
+    .unwrap();
+    assert!(out["output"]
+        .as_str()
+        .unwrap()
+        .starts_with("[image omitted"));
+}

@@ -200,8 +200,26 @@ pub fn result_text(tr: &Value) -> Result<String, Issues> {
     })
 }
 
+/// The block type of an Anthropic `search_result` block (kept whole).
+pub const SEARCH_RESULT_BLOCK: &str = "anthropic/search-result";
+/// The block type of an Anthropic `document` whose source has no MCP form
+/// (`content`, `file`), kept whole.
+pub const DOCUMENT_BLOCK: &str = "anthropic/document";
+
 pub(super) fn block_as_text(b: &Value) -> String {
     match b.as_object() {
+        // A search result reads as its title, source and text.
+        Some(o) if str_of(o, "type") == Some(SEARCH_RESULT_BLOCK) => {
+            let texts = match o.get("content") {
+                Some(Value::Array(blocks)) => block_text(blocks),
+                _ => String::new(),
+            };
+            format!(
+                "[search result: {} <{}>]\n{texts}",
+                str_of(o, "title").unwrap_or(""),
+                str_of(o, "source").unwrap_or("")
+            )
+        }
         Some(o) => crate::bound::preview::block_text_with(o, binary_note),
         None => json_text(b),
     }
@@ -219,4 +237,99 @@ pub(super) fn call_id(tr: &Map<String, Value>) -> Result<String, Issues> {
                 String::from("this target needs the call's id: set input.tool_call_id"),
             )
         })
+}
+
+/// A block's `_meta[key]`.
+pub(super) fn meta<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    o.get("_meta")?.as_object()?.get(key)
+}
+
+pub(super) fn meta_str<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    meta(o, key).and_then(Value::as_str)
+}
+
+/// `block` with the given `_meta` entries (none: no `_meta`).
+pub(super) fn with_meta_entries(
+    mut block: Map<String, Value>,
+    entries: impl IntoIterator<Item = (String, Value)>,
+) -> Value {
+    let meta: Map<String, Value> = entries.into_iter().collect();
+    if !meta.is_empty() {
+        block.insert("_meta".into(), Value::Object(meta));
+    }
+    Value::Object(block)
+}
+
+/// A `data:<media type>;base64,<data>` URL as (media type, data); other
+/// URLs (other parameters, percent-encoded data) are not inline base64.
+pub(super) fn parse_data_url(url: &str) -> Option<(&str, &str)> {
+    let (media_type, data) = url.strip_prefix("data:")?.split_once(";base64,")?;
+    let plain = !media_type.is_empty() && !media_type.contains([';', ',']);
+    plain.then_some((media_type, data))
+}
+
+/// `data:<media type>;base64,<data>`.
+pub(super) fn data_url(media_type: &str, data: &str) -> String {
+    format!("data:{media_type};base64,{data}")
+}
+
+/// A block's string field `key` (in `o`, at `path`) that a part of `target`
+/// needs.
+pub(super) fn needed_str<'a>(
+    o: &'a Map<String, Value>,
+    path: &str,
+    key: &str,
+    target: &str,
+) -> Result<&'a str, Issues> {
+    match o.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        None => Err(issue(
+            &format!("{path}/{key}"),
+            IssueCode::MissingField,
+            format!("this content block needs `{key}` (a string) to become {target}"),
+        )),
+        Some(v) => Err(issue(
+            &format!("{path}/{key}"),
+            IssueCode::InvalidType,
+            format!(
+                "`{key}` of this content block is a string, got {}",
+                json_type(v)
+            ),
+        )),
+    }
+}
+
+/// The part's field `key` when it is present and of an allowed JSON type
+/// (`null` included when `nullable`), for keeping in a block's `_meta`.
+pub(super) fn optional_field<'a>(
+    o: &'a Map<String, Value>,
+    path: &str,
+    key: &str,
+    expected: &str,
+    nullable: bool,
+) -> Result<Option<&'a Value>, Issues> {
+    let Some(v) = o.get(key) else {
+        return Ok(None);
+    };
+    let article = if expected == "object" { "an" } else { "a" };
+    let fits = match v {
+        Value::Null => nullable,
+        Value::String(_) => expected == "string",
+        Value::Object(_) => expected == "object",
+        Value::Bool(_) => expected == "boolean",
+        _ => false,
+    };
+    if fits {
+        Ok(Some(v))
+    } else {
+        let or_null = if nullable { " or null" } else { "" };
+        Err(issue(
+            &format!("{path}/{key}"),
+            IssueCode::InvalidType,
+            format!(
+                "`{key}` is {article} {expected}{or_null}, got {}",
+                json_type(v)
+            ),
+        ))
+    }
 }

@@ -8,7 +8,6 @@ use super::common::{
     block_text, build, error_message, failed, issue, json_text, known_fields, object, str_of,
     tool_result_parts, CallContext,
 };
-use super::vercel_content::is_ai_sdk_only;
 use crate::builder::Stamp;
 use crate::issue::{IssueCode, Issues};
 use crate::validate::check::json_type;
@@ -168,9 +167,10 @@ pub fn from_mcp(
 /// text mirror only).
 ///
 /// Content blocks are written as given, except the blocks MCP has no form
-/// for that the AI SDK conversion makes (`ai-sdk/file-reference`,
-/// `ai-sdk/custom`): a result holding one is refused (`unsupported_value` at
-/// the block's `type`) rather than written as an invalid `CallToolResult`.
+/// for that the provider conversions make (`ai-sdk/file-reference`,
+/// `ai-sdk/custom`, `anthropic/search-result`, `anthropic/document`): a
+/// result holding one is refused (`unsupported_value` at the block's `type`)
+/// rather than written as an invalid `CallToolResult`.
 ///
 /// ```
 /// use serde_json::json;
@@ -226,27 +226,46 @@ pub fn to_mcp(tr: &Value, revision: McpRevision) -> Result<Value, Issues> {
     Ok(Value::Object(out))
 }
 
-/// Refuses the blocks of AI SDK parts that have no MCP content block.
+/// Refuses the blocks of provider parts that have no MCP content block.
 fn refuse_ai_sdk_only(blocks: &[Value]) -> Result<(), Issues> {
     for (i, b) in blocks.iter().enumerate() {
         let Some(kind) = b.as_object().and_then(|o| str_of(o, "type")) else {
             continue;
         };
-        if is_ai_sdk_only(kind) {
-            let what = if kind == super::vercel_content::CUSTOM_BLOCK {
-                "an AI SDK `custom` part (provider-specific content)"
-            } else {
-                "an AI SDK provider file reference (a file uploaded to a model provider)"
-            };
+        if let Some((what, target)) = no_mcp_form(kind) {
             return Err(issue(
                 &format!("/content/{i}/type"),
                 IssueCode::UnsupportedValue,
                 format!(
                     "content block `{kind}` is {what}, which has no MCP content block; \
-                     remove it, or send the result to the AI SDK (toVercelToolPart) instead"
+                     remove it, or send the result to {target} instead"
                 ),
             ));
         }
     }
     Ok(())
+}
+
+/// What a block type with no MCP form holds, and the targets that take it.
+pub(super) fn no_mcp_form(kind: &str) -> Option<(&'static str, &'static str)> {
+    match kind {
+        super::vercel_content::CUSTOM_BLOCK => Some((
+            "an AI SDK `custom` part (provider-specific content)",
+            "the AI SDK (toVercelToolPart)",
+        )),
+        super::vercel_content::FILE_REFERENCE_BLOCK => Some((
+            "a provider file reference (a file uploaded to a model provider: an AI SDK \
+             provider reference or an OpenAI file id)",
+            "the AI SDK (toVercelToolPart) or OpenAI (toOpenAIFunctionCallOutput)",
+        )),
+        super::anthropic::SEARCH_RESULT_BLOCK => Some((
+            "an Anthropic `search_result` block",
+            "Anthropic (toAnthropicToolResult)",
+        )),
+        super::anthropic::DOCUMENT_BLOCK => Some((
+            "an Anthropic `document` with a `content` or `file` source",
+            "Anthropic (toAnthropicToolResult)",
+        )),
+        _ => None,
+    }
 }

@@ -73,27 +73,23 @@ const FILENAME_KEY: &str = "ai-sdk/filename";
 const ORIGINAL_URL_KEY: &str = "ai-sdk/originalUrl";
 const PROVIDER_OPTIONS_KEY: &str = "ai-sdk/providerOptions";
 
-/// Whether a block type has no MCP form (a block `to_mcp` refuses).
-pub(super) fn is_ai_sdk_only(kind: &str) -> bool {
-    kind == FILE_REFERENCE_BLOCK || kind == CUSTOM_BLOCK
-}
-
 // ---------------------------------------------------------------------------
 // AI SDK part → block
 
-/// A part being read, with the JSON Pointer of its fields for issues.
-struct Part<'a> {
-    o: &'a Map<String, Value>,
-    path: String,
+/// A part being read, with the JSON Pointer of its fields for issues
+/// (the OpenAI and Anthropic conversions read their parts with it too).
+pub(super) struct Part<'a> {
+    pub(super) o: &'a Map<String, Value>,
+    pub(super) path: String,
 }
 
 impl<'a> Part<'a> {
-    fn at(&self, key: &str) -> String {
+    pub(super) fn at(&self, key: &str) -> String {
         format!("{}/{key}", self.path)
     }
 
     /// Refuses fields the conversion would drop.
-    fn fields(&self, allowed: &[&str], what: &str) -> Result<(), Issues> {
+    pub(super) fn fields(&self, allowed: &[&str], what: &str) -> Result<(), Issues> {
         match self.o.keys().find(|k| !allowed.contains(&k.as_str())) {
             Some(k) => Err(issue(
                 &self.at(k),
@@ -104,7 +100,7 @@ impl<'a> Part<'a> {
         }
     }
 
-    fn string(&self, key: &str, what: &str) -> Result<&'a str, Issues> {
+    pub(super) fn string(&self, key: &str, what: &str) -> Result<&'a str, Issues> {
         match self.o.get(key) {
             Some(Value::String(s)) => Ok(s),
             None => Err(issue(
@@ -120,14 +116,14 @@ impl<'a> Part<'a> {
         }
     }
 
-    fn optional_string(&self, key: &str, what: &str) -> Result<Option<&'a str>, Issues> {
+    pub(super) fn optional_string(&self, key: &str, what: &str) -> Result<Option<&'a str>, Issues> {
         match self.o.get(key) {
             None => Ok(None),
             Some(_) => self.string(key, what).map(Some),
         }
     }
 
-    fn object(&self, key: &str, what: &str) -> Result<&'a Map<String, Value>, Issues> {
+    pub(super) fn object(&self, key: &str, what: &str) -> Result<&'a Map<String, Value>, Issues> {
         match self.o.get(key) {
             Some(Value::Object(o)) => Ok(o),
             None => Err(issue(
