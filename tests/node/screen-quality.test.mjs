@@ -3,6 +3,7 @@
 // benign text, against the targets in docs/screen.md §9. The development set
 // in ../shared/safety-dev is measured by bench/screen-quality.mjs.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caught, corpus } from '../screen/corpus.mjs';
 import { toolresult as t } from './helpers.mjs';
@@ -51,4 +52,36 @@ test('the same corpus in ToolResults: findings point into the output', () => {
       assert.ok(f.end <= item.text.length);
     }
   }
+});
+
+// Issue #37: a JSON text and its parsed value get the same verdict, on every
+// JSON item of the development set (read at run time; skipped when absent).
+const devFile = process.env.SAFETY_DEV ?? new URL('../../../shared/safety-dev/corpus.jsonl', import.meta.url).pathname;
+test('the development set: screen(text) and screen(JSON.parse(text)) agree on every JSON item', {
+  skip: !existsSync(devFile) && 'no ../shared/safety-dev',
+}, () => {
+  const rot13 = (s) =>
+    s.replace(/[A-Za-z]/g, (c) => {
+      const b = c <= 'Z' ? 65 : 97;
+      return String.fromCharCode(b + ((c.charCodeAt(0) - b + 13) % 26));
+    });
+  const items = readFileSync(devFile, 'utf8').split('\n').filter(Boolean).map(JSON.parse);
+  let json = 0;
+  const differ = [];
+  for (const it of items) {
+    const text = it.text ?? rot13(Buffer.from(it.text_rot13_b64, 'base64').toString('utf8'));
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    json++;
+    const a = t.screen(text);
+    const b = t.screen(value);
+    if (a.verdict !== b.verdict) differ.push(it.id);
+  }
+  assert.ok(json >= 100, `${json} JSON items`);
+  assert.deepEqual(differ, [], `${differ.length} of ${json} JSON items differ`);
 });

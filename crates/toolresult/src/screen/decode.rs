@@ -52,6 +52,13 @@ pub(crate) fn layers(text: &str) -> Vec<Layer> {
                 continue;
             }
         }
+        if matches!(b, b'0' | b'1') && (i == 0 || !t[i - 1].is_ascii_alphanumeric()) {
+            if let Some(layer) = binary_run(t, i) {
+                i = layer.end;
+                out.push(layer);
+                continue;
+            }
+        }
         if !b64_byte(b) {
             i += 1;
             continue;
@@ -169,6 +176,29 @@ fn percent_run(t: &[u8], start: usize) -> Option<Layer> {
         end: i,
         bytes,
     })
+}
+
+/// Bytes written as groups of eight binary digits (`01001001 01100111 …`),
+/// at least six: a way of smuggling text past a reader of words.
+fn binary_run(t: &[u8], start: usize) -> Option<Layer> {
+    let mut i = start;
+    let mut bytes = Vec::new();
+    let mut end = start;
+    while i + 8 <= t.len()
+        && t[i..i + 8].iter().all(|b| matches!(b, b'0' | b'1'))
+        && t.get(i + 8).is_none_or(|b| !b.is_ascii_alphanumeric())
+        && bytes.len() < MAX_DECODED
+    {
+        bytes.push(t[i..i + 8].iter().fold(0u8, |n, b| n << 1 | (b - b'0')));
+        end = i + 8;
+        i += 8;
+        if t.get(i) == Some(&b' ') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (bytes.len() >= 6).then_some(Layer { start, end, bytes })
 }
 
 /// `\x41\x42…` escapes, at least eight.

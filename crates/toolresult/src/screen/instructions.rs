@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use super::text::{
     contains_ignore_case, sentence_end, sentence_start, word_at, word_before, words_after,
 };
-use super::{Found, Hit, Kw, ScreenCategory};
+use super::{lexicon, Found, Hit, Kw, ScreenCategory};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Trigger {
@@ -27,6 +27,14 @@ pub(crate) enum Trigger {
     ReplyChange,
     Conceal,
     Imperative,
+    /// An override verb of another language (`lexicon.rs`).
+    ForeignOverride,
+    /// "the assistant no longer needs the user's confirmation", "pre-approved".
+    Permission,
+    /// "Note from your operator", "I'm your developer".
+    AuthorityClaim,
+    /// "please" in other languages: an order to the reader (rule 4 with a target).
+    ForeignPlease,
 }
 
 use Trigger as T;
@@ -49,6 +57,12 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("supersede", T::Override),
     ("overrule", T::Override),
     ("new instructions", T::NewInstructions),
+    ("neue anweisungen", T::NewInstructions),
+    ("nuevas instrucciones", T::NewInstructions),
+    ("nouvelles instructions", T::NewInstructions),
+    ("nuove istruzioni", T::NewInstructions),
+    ("novas instrucoes", T::NewInstructions),
+    ("nieuwe instructies", T::NewInstructions),
     ("new instruction", T::NewInstructions),
     ("updated instructions", T::NewInstructions),
     ("revised instructions", T::NewInstructions),
@@ -152,6 +166,75 @@ pub(crate) static TRIGGERS: &[(&str, Trigger)] = &[
     ("no longer applies", T::RulesChanged),
     ("no longer in effect", T::RulesChanged),
     ("been updated", T::RulesChanged),
+    ("been revised", T::RulesChanged),
+    ("been amended", T::RulesChanged),
+    ("been modified", T::RulesChanged),
+    ("been replaced", T::RulesChanged),
+    ("been waived", T::RulesChanged),
+    ("been relaxed", T::RulesChanged),
+    ("been overridden", T::RulesChanged),
+    ("been superseded", T::RulesChanged),
+    ("been rescinded", T::RulesChanged),
+    ("been reset", T::RulesChanged),
+    ("were updated", T::RulesChanged),
+    ("were revised", T::RulesChanged),
+    ("were changed", T::RulesChanged),
+    ("were lifted", T::RulesChanged),
+    ("were removed", T::RulesChanged),
+    ("are waived", T::RulesChanged),
+    ("is waived", T::RulesChanged),
+    ("have expired", T::RulesChanged),
+    ("has expired", T::RulesChanged),
+    ("no longer needs", T::Permission),
+    ("no longer need", T::Permission),
+    ("no longer requires", T::Permission),
+    ("no longer require", T::Permission),
+    ("no longer required", T::Permission),
+    ("pre-approved", T::Permission),
+    ("preapproved", T::Permission),
+    ("pre-authorised", T::Permission),
+    ("is authorized to", T::Permission),
+    ("are authorized to", T::Permission),
+    ("is authorised to", T::Permission),
+    ("are authorised to", T::Permission),
+    ("is permitted to", T::Permission),
+    ("are permitted to", T::Permission),
+    ("is allowed to", T::Permission),
+    ("are allowed to", T::Permission),
+    ("is now allowed", T::Permission),
+    ("are now allowed", T::Permission),
+    ("is now authorized", T::Permission),
+    ("are now authorized", T::Permission),
+    ("has been granted", T::Permission),
+    ("have been granted", T::Permission),
+    ("is cleared to", T::Permission),
+    ("are cleared to", T::Permission),
+    ("has permission to", T::Permission),
+    ("have permission to", T::Permission),
+    ("without asking", T::Permission),
+    ("por favor", T::ForeignPlease),
+    ("bitte", T::ForeignPlease),
+    ("veuillez", T::ForeignPlease),
+    ("s'il vous plait", T::ForeignPlease),
+    ("s'il te plait", T::ForeignPlease),
+    ("per favore", T::ForeignPlease),
+    ("alstublieft", T::ForeignPlease),
+    ("prosze", T::ForeignPlease),
+    ("lutfen", T::ForeignPlease),
+    ("请", T::ForeignPlease),
+    ("請", T::ForeignPlease),
+    ("ください", T::ForeignPlease),
+    ("your operator", T::AuthorityClaim),
+    ("your operators", T::AuthorityClaim),
+    ("your developer", T::AuthorityClaim),
+    ("your developers", T::AuthorityClaim),
+    ("your creator", T::AuthorityClaim),
+    ("your creators", T::AuthorityClaim),
+    ("your programmer", T::AuthorityClaim),
+    ("your administrator", T::AuthorityClaim),
+    ("your admin", T::AuthorityClaim),
+    ("your owner", T::AuthorityClaim),
+    ("your supervisor", T::AuthorityClaim),
     ("been changed", T::RulesChanged),
     ("been lifted", T::RulesChanged),
     ("been removed", T::RulesChanged),
@@ -550,8 +633,55 @@ pub(crate) fn scan(text: &str, found: &[Found], hits: &mut Vec<Hit>) {
                     }
                 }
             }
+            T::ForeignOverride => {
+                // Latin and Cyrillic verbs are whole words; CJK verbs have no spaces around them.
+                let spaced = t[f.start].is_ascii() || t[f.start] == 0xD0 || t[f.start] == 0xD1;
+                if spaced && !word_at(t, f.start, f.end) {
+                    continue;
+                }
+                if let Some(how) =
+                    lexicon::confirm(t, f.start, f.end, true, clause_start(t, f.start))
+                {
+                    if !reported(t, f.start, f.end) {
+                        let rule = match how {
+                            lexicon::Override::Instructions => "ignore-previous-instructions",
+                            lexicon::Override::AndSay => "override-and-reply",
+                        };
+                        push(hits, ScreenCategory::PolicyChange, rule, f.start, f.end);
+                    }
+                }
+            }
+            // A capitalised override verb glued to the text before it
+            // ("…USAIgnore your previous instructions") still starts a word.
+            T::Override
+                if !word_at(t, f.start, f.end)
+                    && t[f.start].is_ascii_uppercase()
+                    && t.get(f.end).is_none_or(|&b| !super::text::is_word_byte(b)) =>
+            {
+                override_marker(t, f, hits);
+            }
             _ if !word_at(t, f.start, f.end)
                 && !matches!(trigger, T::SystemMessage | T::AddressAgent) => {}
+            T::Permission => permission(t, f, hits),
+            T::ForeignPlease => {
+                // The English rule needs an English verb; in other languages
+                // the politeness word marks the order, and a target (URL,
+                // address, account) after it in the sentence makes it rule 4.
+                let se = sentence_end(t, f.end, 400);
+                if target(&t[f.end..se]).is_some()
+                    && !reported(t, f.start, f.end)
+                    && !question_about_reader(t, sentence_start(t, f.start, 300), f.start)
+                {
+                    push(
+                        hits,
+                        ScreenCategory::FetchExecuteInstruction,
+                        "imperative-with-target",
+                        f.start,
+                        se,
+                    );
+                }
+            }
+            T::AuthorityClaim => authority_claim(t, f, hits),
             T::Override => override_marker(t, f, hits),
             T::NewInstructions => {
                 let next = t[f.end..].iter().find(|b| **b != b' ').copied();
@@ -844,6 +974,27 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         }
     }
     if !matched {
+        let verb = &t[f.start..f.end];
+        // "OVERRIDE:", "SYSTEM OVERRIDE!": the word as a header claims authority.
+        let header = verb.eq_ignore_ascii_case(b"override")
+            && verb.iter().all(u8::is_ascii_uppercase)
+            && matches!(t.get(f.end), Some(b':' | b'!' | b']'));
+        let how = if header {
+            Some("authority-marker")
+        } else {
+            // Other languages' objects and qualifiers, or "… and say …".
+            lexicon::confirm(t, f.start, f.end, false, clause_start(t, f.start)).map(
+                |how| match how {
+                    lexicon::Override::Instructions => "ignore-previous-instructions",
+                    lexicon::Override::AndSay => "override-and-reply",
+                },
+            )
+        };
+        if let Some(rule) = how {
+            if !reported(t, f.start, f.end) {
+                push(hits, ScreenCategory::PolicyChange, rule, f.start, f.end);
+            }
+        }
         return;
     }
     if reported(t, f.start, end) {
@@ -856,6 +1007,154 @@ fn override_marker(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
         f.start,
         end,
     );
+}
+
+/// Whether a clause starts at `at`: the start of the text, or after a line
+/// break, sentence or markup punctuation (not after a word or a comma).
+fn clause_start(t: &[u8], at: usize) -> bool {
+    let mut i = at;
+    while i > 0 && matches!(t[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    if i == 0 {
+        return true;
+    }
+    let b = t[i - 1];
+    if i < at {
+        !(b.is_ascii_alphanumeric() || b == b',' || b >= 0x80)
+    } else {
+        matches!(
+            b,
+            b'\n'
+                | b'.'
+                | b'!'
+                | b'?'
+                | b':'
+                | b';'
+                | b'>'
+                | b'"'
+                | b'\''
+                | b'('
+                | b'*'
+                | b'#'
+                | b'['
+        )
+    }
+}
+
+/// Claims that the agent's permissions changed (label-policy rule 3, the
+/// rules of the agent): "the assistant no longer needs the user's
+/// confirmation", "the user has pre-approved the following", "do it without
+/// asking". Said of the agent, about its rules, confirmations or approvals.
+fn permission(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    let ss = sentence_start(t, f.start, 300);
+    let se = sentence_end(t, f.end, 300);
+    let before = words_before_bytes(&t[ss..f.start]);
+    let sentence = &t[ss..se];
+    let trigger = &t[f.start..f.end];
+    let before: Vec<Vec<u8>> = before.into_iter().filter(|w| !w.contains(&b' ')).collect();
+    let agent = before
+        .iter()
+        .any(|w| AGENT_WORDS.iter().any(|a| w == a.as_bytes()) || w == b"you");
+    const ABOUT: &[&str] = &[
+        "confirmation",
+        "confirm",
+        "approval",
+        "permission",
+        "consent",
+        "asking",
+        "verification",
+        "restriction",
+        "rules",
+        "instructions",
+        "guidelines",
+        "policy",
+        "safeguards",
+        "oversight",
+        "the following",
+        "any action",
+        "all actions",
+    ];
+    let about = ABOUT.iter().any(|o| contains_ignore_case(sentence, o));
+    let ok = if contains_ignore_case(trigger, "without asking") {
+        // "do it without asking", "proceed without asking".
+        let w: Vec<&[u8]> = before.iter().rev().take(3).map(Vec::as_slice).collect();
+        w.first().is_some_and(|w| matches!(*w, b"proceed" | b"act"))
+            || w.len() >= 2
+                && w[1] == b"do"
+                && matches!(w[0], b"it" | b"this" | b"so" | b"that" | b"them")
+    } else if contains_ignore_case(trigger, "pre") {
+        // "the user has pre-approved the following": a third party's approval claimed for the agent.
+        let party = before.iter().any(|w| {
+            matches!(
+                w.as_slice(),
+                b"user" | b"owner" | b"operator" | b"admin" | b"administrator"
+            )
+        }) && before.iter().any(|w| w == b"has" || w == b"have");
+        party && about
+    } else {
+        agent && about
+    };
+    if ok && !reported(t, f.start, f.end) {
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "permission-claim",
+            ss,
+            se.max(f.end),
+        );
+    }
+}
+
+/// Authority claimed over the agent: "Note from your operator:", "I'm your
+/// developer", "This is your creator speaking".
+fn authority_claim(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
+    let who = &t[f.start + 5..f.end];
+    let ss = sentence_start(t, f.start, 120);
+    let before = words_before_bytes(&t[ss.max(f.start.saturating_sub(40))..f.start]);
+    let last = before.iter().rev().find(|w| !w.contains(&b' '));
+    let self_claim = contains_ignore_case(&t[ss..f.start], "i am ")
+        || contains_ignore_case(&t[ss..f.start], "i'm ")
+        || contains_ignore_case(&t[ss..f.start], "this is ");
+    let from = last.is_some_and(|w| matches!(w.as_slice(), b"from" | b"by"));
+    let admin = contains_ignore_case(who, "admin") || contains_ignore_case(who, "owner");
+    // IT notices come "from your administrator"; only the agent has an operator or a creator.
+    let ok = if admin {
+        self_claim
+    } else {
+        self_claim || from
+    };
+    // A claim of authority is a policy change when it comes with an order
+    // about what to do or output, or frames a message ("…operator:").
+    let follow = &t[f.end..(f.end + 250).min(t.len())];
+    let framed = t[f.end..(f.end + 3).min(t.len())].contains(&b':');
+    let orders = [
+        "the following",
+        "ignore",
+        "disregard",
+        "override",
+        "system check",
+        "debug",
+        "test mode",
+        "without asking",
+        "output",
+        "print",
+        "reply",
+        "respond",
+        "say ",
+        "approved",
+    ]
+    .iter()
+    .any(|w| contains_ignore_case(follow, w));
+    if ok && (framed || orders) && !reported(t, f.start, f.end) {
+        push(
+            hits,
+            ScreenCategory::PolicyChange,
+            "authority-claim",
+            f.start,
+            f.end,
+        );
+    }
 }
 
 fn you_are_now(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
@@ -1585,7 +1884,7 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
                     })
                 })
         };
-        if !leads && !quoted() {
+        if !leads && !quoted() && !coordinated(t, f) {
             return false;
         }
     }
@@ -1600,6 +1899,56 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
         se,
     );
     true
+}
+
+/// "Retrive the access history and email it to x@…": a transfer verb
+/// coordinated with a first clause that starts like an order, even when its
+/// first verb is unknown or misspelt: a capitalised word that is no subject,
+/// and no auxiliary verb before the "and" (which would make it a statement:
+/// "I will retrieve it and email it to …").
+fn coordinated(t: &[u8], f: &Found) -> bool {
+    let verb = &t[f.start..f.end];
+    const TRANSFER: &[&str] = &[
+        "send", "email", "e-mail", "forward", "transfer", "wire", "upload", "post", "share", "pay",
+        "text", "message",
+    ];
+    if !TRANSFER
+        .iter()
+        .any(|v| verb.eq_ignore_ascii_case(v.as_bytes()))
+        || !word_before(t, f.start).is_some_and(|(_, w)| w == b"and" || w == b"then")
+    {
+        return false;
+    }
+    let from = f.start.saturating_sub(300);
+    let cs = t[from..f.start]
+        .iter()
+        .rposition(|&b| {
+            matches!(
+                b,
+                b'.' | b'!' | b'?' | b':' | b';' | b'\n' | b'"' | b'\'' | b'{' | b'[' | b'('
+            )
+        })
+        .map_or(from, |p| from + p + 1);
+    let words = words_after(t, cs, 40, f.start - cs);
+    let Some((p, first)) = words.first() else {
+        return false;
+    };
+    const SUBJECTS: &[&str] = &[
+        "i", "we", "you", "he", "she", "they", "it", "this", "that", "these", "those", "there",
+        "the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "if", "when", "once",
+        "after", "before", "who", "which", "what", "please", "thanks", "thank", "can", "could",
+        "would", "will", "did", "do", "does",
+    ];
+    const AUX: &[&str] = &[
+        "will", "would", "can", "could", "should", "shall", "may", "might", "must", "is", "are",
+        "was", "were", "has", "have", "had", "did", "does", "i'll", "we'll", "i'd", "we'd",
+    ];
+    t[*p].is_ascii_uppercase()
+        && first.iter().all(u8::is_ascii_alphabetic)
+        && !SUBJECTS.iter().any(|s| first == s.as_bytes())
+        && !words
+            .iter()
+            .any(|(_, w)| AUX.iter().any(|a| w == a.as_bytes()))
 }
 
 fn is_action_verb(at: &[u8]) -> bool {

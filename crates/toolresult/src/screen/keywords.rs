@@ -5,9 +5,12 @@
 use aho_corasick::automaton::{Automaton, OverlappingState};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Input, MatchKind};
+use alloc::borrow::Cow;
+use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{instructions, payload, secrets, Found, Kw};
+use super::normalize::Normalized;
+use super::{instructions, lexicon, payload, secrets, Found, Kw};
 
 #[derive(Clone)]
 pub(crate) struct Keywords {
@@ -25,32 +28,50 @@ impl core::fmt::Debug for Keywords {
 
 impl Keywords {
     pub fn new() -> Self {
-        let mut patterns: Vec<&'static str> = Vec::new();
+        let mut patterns: Vec<Cow<'static, str>> = Vec::new();
         let mut kinds = Vec::new();
         for (i, rule) in secrets::PREFIX_RULES.iter().enumerate() {
-            patterns.push(rule.prefix);
+            patterns.push(Cow::Borrowed(rule.prefix));
             kinds.push(Kw::SecretPrefix(i as u16));
         }
         for word in secrets::KEY_WORDS {
-            patterns.push(word);
+            patterns.push(Cow::Borrowed(word));
             kinds.push(Kw::SecretWord);
         }
         for &(word, special) in secrets::SPECIAL {
-            patterns.push(word);
+            patterns.push(Cow::Borrowed(word));
             kinds.push(Kw::SecretSpecial(special));
         }
         for &(word, trigger) in payload::TRIGGERS {
-            patterns.push(word);
+            patterns.push(Cow::Borrowed(word));
             kinds.push(Kw::Payload(trigger));
         }
         for &(word, trigger) in instructions::TRIGGERS {
-            patterns.push(word);
+            patterns.push(Cow::Borrowed(word));
             kinds.push(Kw::Instruction(trigger));
+        }
+        // Override verbs of other languages, as normalised text reads them
+        // (Cyrillic look-alikes folded), lower case and capitalised: the
+        // automaton folds ASCII case only.
+        for word in lexicon::OVERRIDE_VERBS {
+            let lower = String::from(Normalized::new(word).text());
+            let mut chars = word.chars();
+            let capital: String = chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default();
+            let capital = String::from(Normalized::new(&capital).text());
+            if capital != lower {
+                patterns.push(Cow::Owned(capital));
+                kinds.push(Kw::Instruction(instructions::Trigger::ForeignOverride));
+            }
+            patterns.push(Cow::Owned(lower));
+            kinds.push(Kw::Instruction(instructions::Trigger::ForeignOverride));
         }
         let automaton = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .build(&patterns)
+            .build(patterns.iter().map(|p| p.as_bytes()))
             .expect("the keyword table is small and valid");
         Keywords { automaton, kinds }
     }

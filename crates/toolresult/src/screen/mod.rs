@@ -22,10 +22,13 @@ mod decode;
 mod fold_table;
 mod hidden;
 mod instructions;
+mod json_text;
 mod keywords;
+mod lexicon;
 mod normalize;
 mod payload;
 mod secrets;
+mod skeleton;
 mod text;
 
 use alloc::string::{String, ToString};
@@ -249,6 +252,7 @@ pub(crate) struct Hit {
 pub struct Screener {
     options: ScreenOptions,
     keywords: Keywords,
+    skeleton: skeleton::Skeleton,
 }
 
 impl Screener {
@@ -257,6 +261,7 @@ impl Screener {
         Screener {
             options,
             keywords: Keywords::new(),
+            skeleton: skeleton::Skeleton::new(),
         }
     }
 
@@ -265,10 +270,32 @@ impl Screener {
         &self.options
     }
 
-    /// Screens plain text (path `""`).
+    /// Screens plain text (path `""`). A text that is one JSON document is
+    /// screened as the strings it holds, each decoded as a parser decodes it
+    /// and with its member name, so it gets the verdict its parsed value
+    /// gets from [`Screener::screen_value`]; offsets still point into the text.
     pub fn screen_text(&self, text: &str) -> ScreenReport {
         let mut sink = Sink::new(&self.options, self.options.tool_name.as_deref());
-        self.screen_string(text, "", None, &mut sink);
+        if let Some(strings) = json_text::strings(text) {
+            let mut all = Vec::new();
+            for s in &strings {
+                let decoded = json_text::decode(text, s);
+                let key = s.key.map(|k| json_text::decode(text, &strings[k]).text);
+                for hit in self.string_hits(&decoded.text, key.as_deref()) {
+                    all.push(Hit {
+                        start: decoded.start_in_text(hit.start),
+                        end: decoded.end_in_text(hit.end),
+                        ..hit
+                    });
+                }
+            }
+            if !all.is_empty() {
+                widen_to_chars(text, &mut all);
+                sink.add(text, "", all);
+            }
+        } else {
+            self.screen_string(text, "", None, &mut sink);
+        }
         sink.finish()
     }
 
@@ -325,10 +352,18 @@ impl Screener {
 
     /// Screens one string; `key` is the object member name it is the value of.
     fn screen_string(&self, s: &str, path: &str, key: Option<&str>, sink: &mut Sink<'_>) {
-        if s.is_empty() {
-            return;
+        let hits = self.string_hits(s, key);
+        if !hits.is_empty() {
+            sink.add(s, path, hits);
         }
+    }
+
+    /// The confirmed matches in one string, widened to its characters.
+    fn string_hits(&self, s: &str, key: Option<&str>) -> Vec<Hit> {
         let mut hits = Vec::new();
+        if s.is_empty() {
+            return hits;
+        }
         let policy = &self.options.policy;
         let on = |c: ScreenCategory| policy.action(c) != ScreenAction::Off;
         // One keyword pass over the normalised text serves every rule; spans
@@ -367,10 +402,8 @@ impl Screener {
             }
         }
         hits.retain(|h| on(h.category));
-        if !hits.is_empty() {
-            widen_to_chars(s, &mut hits);
-            sink.add(s, path, hits);
-        }
+        widen_to_chars(s, &mut hits);
+        hits
     }
 
     fn scan_text(&self, text: &str, hits: &mut Vec<Hit>, depth: usize) {
@@ -383,6 +416,7 @@ impl Screener {
     fn scan_found(&self, text: &str, found: &[Found], hits: &mut Vec<Hit>, depth: usize) {
         payload::scan(text, found, hits);
         instructions::scan(text, found, hits);
+        self.skeleton.scan(text, hits);
         if depth < 2 {
             for layer in decode::layers(text) {
                 let mut inner = Vec::new();
@@ -401,9 +435,29 @@ impl Screener {
         }
     }
 
-    /// Replaces every secret in `text` with `[REDACTED:<rule>]`.
+    /// Replaces every secret in `text` with `[REDACTED:<rule>]`. A JSON
+    /// document is read as its decoded strings (as [`Screener::screen_text`]
+    /// reads it) and stays valid JSON.
     pub fn redact_text(&self, text: &str) -> String {
-        self.redact_string(text, None)
+        let Some(strings) = json_text::strings(text) else {
+            return self.redact_string(text, None);
+        };
+        let mut all = Vec::new();
+        for s in &strings {
+            let decoded = json_text::decode(text, s);
+            let key = s.key.map(|k| json_text::decode(text, &strings[k]).text);
+            for hit in self.secret_hits(&decoded.text, key.as_deref()) {
+                all.push(Hit {
+                    start: decoded.start_in_text(hit.start),
+                    end: decoded.end_in_text(hit.end),
+                    ..hit
+                });
+            }
+        }
+        if all.is_empty() {
+            return text.to_string();
+        }
+        redact_spans(text, &merge_spans(&all))
     }
 
     /// Redacts secrets in every string of a JSON value (keys too); the value
@@ -436,21 +490,27 @@ impl Screener {
     }
 
     fn redact_string(&self, s: &str, key: Option<&str>) -> String {
-        if key.is_some_and(secrets::is_digest_key) {
+        let hits = self.secret_hits(s, key);
+        if hits.is_empty() {
             return s.to_string();
         }
+        redact_spans(s, &merge_spans(&hits))
+    }
+
+    /// The secrets in one string, widened to its characters.
+    fn secret_hits(&self, s: &str, key: Option<&str>) -> Vec<Hit> {
         let mut hits = Vec::new();
+        if key.is_some_and(secrets::is_digest_key) {
+            return hits;
+        }
         let norm = normalize::Normalized::new(s);
         secrets::scan_found(norm.text(), &self.keywords.find(norm.text()), &mut hits);
         norm.map_hits(&mut hits);
         if let Some(key) = key {
             secrets::scan_member_value(key, s, &mut hits);
         }
-        if hits.is_empty() {
-            return s.to_string();
-        }
         widen_to_chars(s, &mut hits);
-        redact_spans(s, &merge_spans(&hits))
+        hits
     }
 }
 

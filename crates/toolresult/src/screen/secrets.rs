@@ -44,6 +44,8 @@ pub(crate) enum Check {
     GithubCrc,
     /// Random enough to be a key (generic shapes such as `sk-…`).
     Entropy,
+    /// An account number, `_`, then a random key (`live_<id>_<key>` stream keys).
+    NumberedKey,
 }
 
 /// A credential known by its prefix: `prefix` then `min..=max` bytes of `class`.
@@ -74,7 +76,7 @@ const fn p(
     }
 }
 
-use Check::{Entropy, GithubCrc, None as Plain};
+use Check::{Entropy, GithubCrc, None as Plain, NumberedKey};
 
 /// Specific formats first: a generic shape (`sk-…`) yields to a specific one
 /// at the same place.
@@ -259,6 +261,10 @@ pub(crate) static PREFIX_RULES: &[PrefixRule] = &[
     p("odt_", "dependency-track-api-key", alnum, 32, 40, Entropy),
     p("jina_", "jina-api-key", alnum, 56, 70, Entropy),
     p("NRAA-", "newrelic-key", hex, 27, 27, Entropy),
+    p("NRIQ-", "newrelic-key", alnum_dash, 32, 32, Entropy),
+    p("NRIK-", "newrelic-key", alnum_dash, 32, 32, Entropy),
+    p("cio", "crates-io-token", alnum, 32, 32, Entropy),
+    p("live_", "stream-key", alnum_under, 36, 60, NumberedKey),
     p(
         "outlook.office.com/webhook/",
         "teams-webhook-url",
@@ -398,6 +404,8 @@ pub(crate) static KEY_WORDS: &[&str] = &[
     "credential",
     "auth",
     "sig",
+    // `ADO_PAT`, `GITHUB_PAT`: a personal access token (not `path`).
+    "_pat",
 ];
 
 /// Formats found by a marker rather than a prefix.
@@ -413,6 +421,10 @@ pub(crate) enum Special {
     MailchimpKey,
     AzureDevopsPat,
     NetworkCredential,
+    /// A key marked by its suffix: New Relic license keys end in `NRAL`.
+    NewRelicLicense,
+    /// `curl -u user:password`, `--user user:password` on a command line.
+    CliUserPassword,
 }
 
 pub(crate) static SPECIAL: &[(&str, Special)] = &[
@@ -426,6 +438,11 @@ pub(crate) static SPECIAL: &[(&str, Special)] = &[
     ("-us", Special::MailchimpKey),
     ("AZDO", Special::AzureDevopsPat),
     ("NetworkCredential(", Special::NetworkCredential),
+    ("NRAL", Special::NewRelicLicense),
+    (" -u ", Special::CliUserPassword),
+    ("\n-u ", Special::CliUserPassword),
+    ("--user ", Special::CliUserPassword),
+    ("--user=", Special::CliUserPassword),
 ];
 
 /// Keys whose values are digests by contract, never secrets (the result
@@ -592,6 +609,15 @@ pub(crate) fn scan_found(s: &str, found: &[Found], hits: &mut Vec<Hit>) {
                 let ok = match rule.check {
                     Plain => !is_placeholder(body),
                     GithubCrc => github_crc_ok(body),
+                    NumberedKey => {
+                        let digits = body.iter().take_while(|b| b.is_ascii_digit()).count();
+                        let key = body.get(digits + 1..).unwrap_or_default();
+                        digits >= 5
+                            && body.get(digits) == Some(&b'_')
+                            && key.len() >= 28
+                            && key.iter().all(u8::is_ascii_alphanumeric)
+                            && random_enough(key)
+                    }
                     Entropy => {
                         body.len() >= 8
                             && classes(body) >= 2
@@ -835,6 +861,7 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         "secretkey",
         "sig",
         "key",
+        "pat",
     ];
     if !words.iter().any(|w| NAMES.iter().any(|n| word_is(w, n))) {
         return None;
@@ -870,6 +897,7 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
         || has("accesskey")
         || has("secretkey")
         || has("sig")
+        || has("pat")
     {
         return Some(KeyKind::Token);
     }
@@ -946,6 +974,25 @@ fn classify_key(key: &[u8]) -> Option<KeyKind> {
     None
 }
 
+/// A key that names a credential outright (`HEROKU_API_KEY`,
+/// `X-Postmark-Server-Token`, `db_password`), not just a key of some kind:
+/// then even a UUID-shaped value is one (several services issue UUIDs as
+/// API keys), while `token_id` or `cache_key` stay ids.
+fn names_credential(key: &[u8]) -> bool {
+    let words = key_words(key);
+    let has = |s: &str| words.iter().any(|w| word_is(w, s));
+    has("token")
+        || has("secret")
+        || has("password")
+        || has("passwd")
+        || has("apikey")
+        || has("credential")
+        || has("credentials")
+        || words
+            .windows(2)
+            .any(|p| word_is(p[0], "api") && word_is(p[1], "key"))
+}
+
 /// `key = value` / `key: value` / `"key": "value"` at an identifier.
 fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     let mut i = key_start;
@@ -968,8 +1015,9 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
     if i >= text.len() {
         return;
     }
+    let flag = key.first() == Some(&b'-') || key_start > 0 && text[key_start - 1] == b'-';
     if i > key_start + key.len()
-        && matches!(key, b"password" | b"passwd")
+        && (matches!(key, b"password" | b"passwd") || flag)
         && text[i].is_ascii_alphanumeric()
     {
         // netrc: `password <value>` (whitespace only), so the value must look generated.
@@ -1055,7 +1103,7 @@ fn assignment(text: &[u8], key_start: usize, hits: &mut Vec<Hit>) {
             return;
         }
     }
-    if value_is_secret(value, kind) {
+    if value_is_secret(value, kind, names_credential(key)) {
         push(hits, "secret-assignment", start, i);
     }
 }
@@ -1088,7 +1136,7 @@ pub(crate) fn scan_member_value(key: &str, value: &str, hits: &mut Vec<Hit>) {
     if start >= end || v[start..end].iter().any(u8::is_ascii_whitespace) {
         return;
     }
-    if value_is_secret(&v[start..end], kind)
+    if value_is_secret(&v[start..end], kind, names_credential(key.as_bytes()))
         && !hits.iter().any(|h| h.start <= start && end <= h.end)
     {
         push(hits, "secret-assignment", start, end);
@@ -1106,9 +1154,12 @@ fn looks_like_uuid(v: &[u8]) -> bool {
         })
 }
 
-fn value_is_secret(value: &[u8], kind: KeyKind) -> bool {
-    if value.is_empty() || looks_like_uuid(value) {
+fn value_is_secret(value: &[u8], kind: KeyKind, uuid_ok: bool) -> bool {
+    if value.is_empty() {
         return false;
+    }
+    if looks_like_uuid(value) {
+        return uuid_ok;
     }
     // A GitHub-token shape whose checksum fails is not a GitHub token.
     if value.len() == 40
@@ -1226,8 +1277,41 @@ fn special_at(text: &[u8], f: &Found, special: Special, hits: &mut Vec<Hit>) {
                 return;
             }
             let end = run_end(text, f.end, alnum_dash, 40);
-            if end - f.end == 33 {
+            // Bot tokens are 35 characters after the colon; published ones
+            // vary by a character or two, so the body must also look random.
+            if (30..=36).contains(&(end - f.end)) && random_enough(&text[f.end..end]) {
                 push(hits, "telegram-bot-token", start, end);
+            }
+        }
+        Special::NewRelicLicense => {
+            // 36 lowercase letters and digits, then `NRAL`.
+            if f.start < 36 || &text[f.start..f.end] != b"NRAL" {
+                return;
+            }
+            let start = f.start - 36;
+            let body = &text[start..f.start];
+            if body
+                .iter()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && before_ok(text, start)
+                && text.get(f.end).is_none_or(|b| !b.is_ascii_alphanumeric())
+                && random_enough(body)
+            {
+                push(hits, "newrelic-key", start, f.end);
+            }
+        }
+        Special::CliUserPassword => {
+            // `user:password` up to the next blank; the password must look generated.
+            let end = text[f.end..]
+                .iter()
+                .position(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b'\''))
+                .map_or(text.len(), |p| f.end + p);
+            let cred = &text[f.end..end];
+            if let Some(colon) = cred.iter().rposition(|&b| b == b':') {
+                let password = &cred[colon + 1..];
+                if colon > 0 && random_enough(password) && !is_placeholder(password) {
+                    push(hits, "basic-auth-credentials", f.end + colon + 1, end);
+                }
             }
         }
         Special::AzureDevopsPat => {
@@ -1262,7 +1346,7 @@ fn special_at(text: &[u8], f: &Found, special: Special, hits: &mut Vec<Hit>) {
                     .all(|&b| b == b' ' || b == b',')
             {
                 let value = &rest[quotes[2] + 1..quotes[3]];
-                if value_is_secret(value, KeyKind::Password)
+                if value_is_secret(value, KeyKind::Password, false)
                     || random_enough(value) && !is_placeholder(value)
                 {
                     push(
