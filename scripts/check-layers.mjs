@@ -129,7 +129,8 @@ export function rustGraph(files) {
 }
 
 function rustCrates() {
-  const crates = readdirSync(join(ROOT, 'crates')).filter((c) => statSync(join(ROOT, 'crates', c)).isDirectory());
+  // crates/vendor holds patched third-party crates (crates/vendor/PATCHES.md), not ours.
+  const crates = readdirSync(join(ROOT, 'crates')).filter((c) => c !== 'vendor' && statSync(join(ROOT, 'crates', c)).isDirectory());
   return crates.map((name) => {
     const src = join(ROOT, 'crates', name, 'src');
     const files = new Map();
