@@ -379,3 +379,23 @@ test('keyboard reachable, named controls, and no serious or critical axe-core vi
   }
   await ctx.close();
 });
+
+test('JSON Lines with a valid and an invalid result: the first invalid document is shown with its issues, not the first one as if it were all', async () => {
+  const page = await open();
+  const validText = JSON.stringify(JSON.parse(fixture('tool/valid-success.json')));
+  const invalidText = JSON.stringify(JSON.parse(fixture('tool/invalid-metadata-bash.json')));
+  assert.equal(await paste(page, `${validText}\n${invalidText}\n`), 'invalid');
+  assert.match(await page.textContent('#status'), /^2 documents .*: 1 with issues\./);
+  assert.equal(await page.inputValue('#doc-picker'), '1', 'the invalid document is selected');
+  const expected = toolresult.validateToolResult(invalidText);
+  assert.ok(expected.issues.length >= 1);
+  const issues = page.getByRole('region', { name: 'Issues' }).locator('button.issue');
+  assert.equal(await issues.count(), expected.issues.length);
+  for (const [i, issue] of expected.issues.entries()) assert.ok((await issues.nth(i).textContent()).includes(issue.code));
+  assert.match(await page.textContent('#changes'), /^Document 2 of 2 \(1 with issues: 2\)\. ToolResult: not valid\./);
+  assert.doesNotMatch(await page.textContent('#issues'), /No issues/);
+  // The valid one is one pick away, and says which others have issues.
+  await page.getByLabel('Document').selectOption('0');
+  assert.match(await page.textContent('#changes'), /^Document 1 of 2 \(1 with issues: 2\)\. ToolResult: valid\./);
+  await clean(page);
+});

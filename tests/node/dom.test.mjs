@@ -23,9 +23,24 @@ function assertInert(node, what) {
     for (const attr of el.getAttributeNames()) {
       assert.ok(!attr.startsWith('on'), `${what}: ${attr} on <${el.tagName}>`);
       assert.ok(
-        ['class', 'id', 'href', 'rel', 'target', 'src', 'alt', 'type', 'start', 'hidden', 'role', 'aria-expanded', 'aria-controls', 'aria-label'].includes(
-          attr,
-        ) || attr.startsWith('data-'),
+        [
+          'class',
+          'id',
+          'href',
+          'rel',
+          'target',
+          'src',
+          'alt',
+          'type',
+          'start',
+          'hidden',
+          'role',
+          'aria-expanded',
+          'aria-controls',
+          'aria-label',
+          'aria-hidden',
+          'part',
+        ].includes(attr) || attr.startsWith('data-'),
         `${what}: attribute ${attr}`,
       );
     }
@@ -127,9 +142,9 @@ test('renderDomChecked and <tool-result-view>: invalid results show their issues
   const el = document.createElement('tool-result-view');
   document.body.append(el);
   el.result = read('tool/valid-metadata-todo.json');
-  assert.equal(el.querySelectorAll('tr').length, 3);
+  assert.equal(el.shadowRoot.querySelectorAll('tr').length, 3, 'rendered in its shadow root');
   el.result = JSON.stringify(read('tool/valid-metadata-grep.json'));
-  assert.equal(el.querySelectorAll('mark').length, 2, 'JSON text works too');
+  assert.equal(el.shadowRoot.querySelectorAll('mark').length, 2, 'JSON text works too');
   const reg = t.createDomRendererRegistry({ document });
   reg.register('grep', () => {
     throw new Error('custom grep view broke');
@@ -137,4 +152,93 @@ test('renderDomChecked and <tool-result-view>: invalid results show their issues
   const out = reg.render(read('tool/valid-metadata-grep.json'));
   assert.equal(out.renderer, 'fallback');
   assert.equal(out.errors.length, 1);
+});
+
+// Every state of a tool call (issue #34): the AI SDK UI tool parts that
+// toolresult/ai's toUIToolPart makes of every valid fixture, in each state
+// the result can be written in, render inert with that state; a ToolResult
+// shows the state toUIToolPart gives it by default.
+test('renderDom: every UI tool part state of every fixture renders inert, in its state; a ToolResult in the state toUIToolPart gives it', async () => {
+  const { toUIToolPart } = await import('toolresult/ai');
+  const STATES = ['input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied'];
+  for (const f of valid) {
+    const r = read(`tool/${f}`);
+    const node = t.renderDom(r, { document });
+    assert.equal(node.dataset.state, toUIToolPart(r).state, `${f}: default state`);
+    for (const state of STATES) {
+      const part = toUIToolPart(r, { state, approval: { id: `approval-${f}`, approved: state !== 'output-denied' } });
+      const view = t.renderDom(part, { document });
+      assertInert(view, `${f} ${state}`);
+      assert.equal(view.dataset.state, state, `${f} ${state}`);
+      assert.equal(
+        view.querySelectorAll('button.tr-approve, button.tr-deny').length,
+        state === 'approval-requested' ? 2 : 0,
+        `${f} ${state}: approval buttons`,
+      );
+      assert.equal(view.querySelectorAll('[role="progressbar"]').length, ['input-streaming', 'input-available', 'approval-responded'].includes(state) ? 1 : 0);
+      assert.equal(view.querySelector('[part="header"]')?.localName, 'header');
+      assert.equal(view.querySelector('[part="status"]')?.classList.contains('tr-status'), true);
+      assert.equal(view.querySelector('[part="body"]')?.classList.contains('tr-body'), true);
+    }
+  }
+  // The diff is a ::part() too, with its line-number gutter as data (CSS shows it; copying skips it).
+  const edit = t.renderDom(read('tool/valid-metadata-file-edit.json'), { document });
+  assert.deepEqual(
+    [...edit.querySelectorAll('[part="diff"] > *')].map((l) => l.dataset.ln),
+    ['   ', '3 3', '4  ', '  4', '  5', '5 6'],
+  );
+});
+
+test('renderDom: Approve and Deny dispatch bubbling, composed events with the approval id and change nothing', async () => {
+  const { toUIToolPart } = await import('toolresult/ai');
+  const r = read('tool/valid-requires-confirmation.json');
+  const part = toUIToolPart(r, { approval: { id: 'approval-7' } });
+  const view = t.renderDom(part, { document });
+  document.body.append(view);
+  const seen = [];
+  const listen = (e) => seen.push([e.type, e.bubbles, e.composed, e.detail]);
+  document.addEventListener('toolresult-approve', listen);
+  document.addEventListener('toolresult-deny', listen);
+  view.querySelector('button.tr-approve').click();
+  view.querySelector('button.tr-deny').click();
+  const detail = { approvalId: 'approval-7', toolCallId: part.toolCallId, toolName: 'delete_branch' };
+  assert.deepEqual(seen, [
+    ['toolresult-approve', true, true, detail],
+    ['toolresult-deny', true, true, detail],
+  ]);
+  assert.equal(view.dataset.state, 'approval-requested');
+  assert.equal(view.querySelectorAll('button.tr-approve').length, 1, 'nothing decided inside');
+  view.remove();
+});
+
+test('renderDom of a malformed part throws the typed error; renderDomChecked and <tool-result-view> list its issues', () => {
+  const bad = { type: 'tool-x', state: 'output-available', output: 1 };
+  assert.throws(
+    () => t.renderDom(bad, { document }),
+    (e) => e instanceof t.ToolResultError && e.code === 'invalid_input' && e.issues[0].path === '/toolCallId',
+  );
+  const checked = t.renderDomChecked(bad, { document });
+  assert.match(checked.querySelector('.tr-issues').textContent, /Not a valid tool part: 1 issue.*\/toolCallId/);
+  assertInert(checked, 'malformed part');
+  const el = document.createElement('tool-result-view');
+  document.body.append(el);
+  el.toolPart = read('tool/valid-success.json');
+  assert.match(el.shadowRoot.querySelector('.tr-issues').textContent, /Not a valid tool part.*\/type/, 'a ToolResult is not a part');
+  assert.equal(el.result, undefined);
+  el.result = { type: 'tool-x', toolCallId: 'c', state: 'input-streaming', input: { a: 1 } };
+  assert.equal(el.shadowRoot.querySelector('article').dataset.state, 'input-streaming', '.result takes a part too');
+  assert.equal(el.toolPart, undefined);
+  el.remove();
+});
+
+test('<tool-result-view>: a value set before the element is defined is rendered once it is (frameworks render first)', () => {
+  const { window: w } = new JSDOM('<!doctype html><html><body></body></html>');
+  const early = w.document.createElement('tool-result-view');
+  early.toolPart = { type: 'tool-grep', toolCallId: 'c1', state: 'input-available', input: { pattern: 'TODO' } };
+  w.document.body.append(early);
+  assert.equal(early.shadowRoot, null, 'not defined yet');
+  t.defineToolResultView(w);
+  assert.equal(early.shadowRoot.querySelector('article').dataset.state, 'input-available');
+  assert.match(early.shadowRoot.querySelector('pre.tr-input').textContent, /"pattern": "TODO"/);
+  assert.equal(Object.hasOwn(early, 'toolPart'), false, 'the accessor is in charge again');
 });

@@ -201,7 +201,14 @@ function showAnalysis() {
     }),
   );
   $('doc-row').hidden = docs.length < 2;
-  showDoc(0);
+  // The first document with issues is the one to see (issue #34): a valid
+  // first document must not stand for the whole input.
+  const first = Math.max(
+    0,
+    docs.findIndex((d) => !d.ok),
+  );
+  picker.value = String(first);
+  showDoc(first);
 }
 $('doc-picker').addEventListener('change', (e) => showDoc(Number(e.target.value)));
 
@@ -211,7 +218,12 @@ function showDoc(index) {
   const list = $('issue-list');
   list.replaceChildren();
   $('issues').dataset.count = String(d.issues.length);
+  const docs = current.analysis.docs;
+  const bad = docs.filter((x) => !x.ok).length;
   $('changes').textContent = [
+    ...(docs.length > 1
+      ? [`Document ${index + 1} of ${docs.length} (${bad ? `${bad} with issues: ${docs.flatMap((x, i) => (x.ok ? [] : [i + 1])).join(', ')}` : 'all valid'}).`]
+      : []),
     `${SHAPES[d.shape] ?? d.shape}: ${d.ok ? 'valid' : 'not valid'}.`,
     ...d.changes.map((c) => (typeof c === 'string' ? c : `${c.path || '(root)'}: ${c.message ?? c.kind ?? ''}`)),
   ].join(' ');
