@@ -11,10 +11,8 @@ import { validateToolResult } from './api.js';
 import { sha256Hex } from './bound.js';
 import { ToolResultError } from './errors.js';
 import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
+import { SAFE_ID } from './ids.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './store.js';
-
-/** Ids become file names: letters, digits, `.`, `_`, `-`; no leading dot; at most 200. */
-const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
 /** The `.meta.json` next to each result. */
 export interface FileMeta extends StoredMeta {
