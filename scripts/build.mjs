@@ -4,6 +4,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 
@@ -59,6 +60,9 @@ run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.web.json')]);
 cpSync(path.join(srcWasm, 'node'), path.join(dist, 'node', 'wasm', 'node'), { recursive: true });
 cpSync(path.join(srcWasm, 'web'), path.join(dist, 'web', 'wasm', 'web'), { recursive: true });
 writeFileSync(path.join(dist, 'web', 'package.json'), '{ "type": "module" }\n');
+// `toolresult/style.css`: the default look of renderDom, from the one copy in
+// src/style.ts (the element adopts the same rules).
+writeFileSync(path.join(dist, 'style.css'), (await import(pathToFileURL(path.join(dist, 'web', 'style.js')).href)).TOOL_RESULT_CSS);
 // The package README is the repository README.
 cpSync(path.join(root, 'README.md'), path.join(pkgDir, 'README.md'));
 

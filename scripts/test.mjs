@@ -99,15 +99,27 @@ run(process.execPath, ['bench/browser.mjs', '--smoke']);
 step('node: tests against the built Node package, then packaging (npm pack; CJS, ESM, TypeScript, Vite, webpack, esbuild; attw, publint)');
 run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
 
+// The packed package in every runtime a team deploys to (pinned in scripts/runtimes.mjs,
+// installed into .tools/ by `setup.mjs --for test`): workerd serves a Worker bundled from it.
+step('runtimes: the smoke suite and the HTTP endpoints in Node 20, 22 and 24, Bun, Deno and workerd (the packed package)');
+run(process.execPath, ['--test', 'tests/runtimes/']);
+
 // The framework adapters (src/adapters/) inside the frameworks themselves: MCP SDK v1 and v2 in-process;
-// AI SDK 7 (`ai`) and 6 (`ai-v6`) with their mock models.
-step('adapters: toolresult/mcp and toolresult/ai against the installed SDK majors');
+// AI SDK 7 (`ai`) and 6 (`ai-v6`) with their mock models; LangChain's createAgent with its fake model;
+// the OpenAI Agents Runner with its scripted model; the spans with OpenTelemetry's in-memory exporter.
+step('adapters: toolresult/mcp, /ai, /langchain and /openai-agents (and their spans) against the installed framework majors');
 run(process.execPath, ['--test', 'tests/adapters/']);
 
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');
 run(process.execPath, ['--test', 'tests/postgres/']);
 run(process.execPath, ['bench/stores.mjs', '--smoke']);
+
+// Starts its own redis-server (Debian's, installed with apt-get when missing) with AOF on.
+step('redis: toolresult/redis Pub/Sub and Streams against a real server, producers and consumers killed, Redis restarted');
+ensureRedis();
+run(process.execPath, ['--test', 'tests/redis/']);
+run(process.execPath, ['bench/redis.mjs', '--smoke']);
 
 function ensureChromium() {
   const bin = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -121,5 +133,20 @@ function ensureChromium() {
   } catch {
     run('apt-get', ['update']);
     run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']);
+  }
+}
+
+function ensureRedis() {
+  const bin = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+  if (existsSync(bin)) {
+    console.log(`present: ${bin}`);
+    return;
+  }
+  if (process.getuid?.() !== 0) throw new Error(`${bin} is missing: install Debian's redis-server (apt-get install -y redis-server) or set REDIS_SERVER`);
+  try {
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server']);
+  } catch {
+    run('apt-get', ['update']);
+    run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server']);
   }
 }

@@ -17,10 +17,21 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as V1Memory } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server as V1Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer as V1McpServer, ResourceTemplate as V1ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as v2server from '@modelcontextprotocol/server';
 import * as t from 'toolresult';
-import { McpSchemaValidator, META, RESULT_URI_TEMPLATE, registerMcpTool, registerResultResources, resultUri, wrapMcpToolHandler } from 'toolresult/mcp';
+import {
+  McpSchemaValidator,
+  META,
+  maxResultSizeChars,
+  RESULT_PAGE_URI_TEMPLATE,
+  RESULT_URI_TEMPLATE,
+  registerMcpTool,
+  registerResultResources,
+  resultPageUri,
+  resultUri,
+  wrapMcpToolHandler,
+} from 'toolresult/mcp';
 import { z } from 'zod';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -542,5 +553,292 @@ test('wrapMcpToolHandler: spotlight marks every text block sent as data, within 
   assert.throws(
     () => wrapMcpToolHandler(async () => ({ content: [] }), { toolName: 'x', spotlight: 'loud' }),
     (e) => e.code === 'invalid_options' && e.issues[0].path === '/spotlight',
+  );
+});
+
+// ---------------------------------------------------------------------------
+// McpSchemaValidator as a Server's jsonSchemaValidator: elicitation answers
+
+const ELICIT = {
+  'MCP SDK v1': {
+    server: (jsonSchemaValidator) => new V1Server(info, { capabilities: {}, jsonSchemaValidator }),
+    onElicit: (client, f) => client.setRequestHandler(ElicitRequestSchema, f),
+  },
+  'MCP SDK v2': {
+    server: (jsonSchemaValidator) => new v2server.Server(info, { capabilities: {}, jsonSchemaValidator }),
+    onElicit: (client, f) => client.setRequestHandler('elicitation/create', f),
+  },
+};
+
+for (const major of MAJORS) {
+  test(`${major.label} ${major.version}: Server with McpSchemaValidator checks elicitInput answers against requestedSchema: valid accepted, invalid refused naming every pointer`, async () => {
+    // Both majors' Server.elicitInput run `jsonSchemaValidator.getValidator(requestedSchema)(content)`
+    // on an accepted answer and throw -32602 with the validator's errorMessage; the clients do not check it.
+    const requestedSchema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 2 },
+        age: { type: 'integer', minimum: 0 },
+        plan: { type: 'string', enum: ['free', 'pro'] },
+      },
+      required: ['name', 'plan'],
+    };
+    const validator = new McpSchemaValidator();
+    const { client, close, server } = await (async () => {
+      const s = ELICIT[major.label].server(validator);
+      const c = await connect(major, s, { capabilities: { elicitation: { form: {} } } });
+      return { ...c, server: s };
+    })();
+    const answers = [
+      { action: 'accept', content: { name: 'Ada', age: 36, plan: 'pro' } },
+      { action: 'accept', content: { name: 'A', age: -1 } },
+      { action: 'accept', content: { name: 'Bo', age: 1.5, plan: 'gold' } },
+      { action: 'decline' },
+    ];
+    const asked = [];
+    ELICIT[major.label].onElicit(client, (request) => {
+      asked.push(request.params);
+      return answers.shift();
+    });
+    try {
+      const ok = await server.elicitInput({ message: 'Who are you?', requestedSchema });
+      assert.deepEqual(ok, { action: 'accept', content: { name: 'Ada', age: 36, plan: 'pro' } });
+      assert.deepEqual(asked[0].requestedSchema, requestedSchema, 'the schema went to the client as it is');
+      // Our errorMessage (`/pointer: message`, `(root)` for the object), not Ajv's `data/name must …`.
+      await assert.rejects(server.elicitInput({ message: 'Again?', requestedSchema }), (e) => {
+        assert.equal(e.code, -32602);
+        assert.match(e.message, /Elicitation response content does not match requested schema: /);
+        const issues = e.message.slice(e.message.indexOf('schema: ') + 8).split('; ');
+        assert.deepEqual(issues.map((i) => i.slice(0, i.indexOf(':'))).sort(), ['(root)', '/age', '/name']);
+        assert.doesNotMatch(e.message, /must NOT/);
+        return true;
+      });
+      await assert.rejects(
+        server.elicitInput({ message: 'Once more?', requestedSchema }),
+        (e) => e.code === -32602 && /\/age: /.test(e.message) && /\/plan: /.test(e.message) && !/\/name: /.test(e.message),
+      );
+      // A declined answer has no content: nothing to check.
+      assert.deepEqual(await server.elicitInput({ message: 'Last?', requestedSchema }), { action: 'decline' });
+      assert.equal(asked.length, 4);
+      assert.deepEqual(validator.stats(), { compiles: 1, cacheHits: 2, cached: 1 }, 'three checked answers, one schema compiled once');
+    } finally {
+      await close();
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// registerMcpTool: _meta["anthropic/maxResultSizeChars"] only where a budget promises a character count
+
+test('maxResultSizeChars: the tightest of maxChars and maxBytes; nothing for a budget in tokens only', () => {
+  assert.equal(maxResultSizeChars({ maxChars: 3000 }), 3000);
+  assert.equal(maxResultSizeChars({ maxBytes: 4096 }), 4096);
+  assert.equal(maxResultSizeChars({ maxChars: 3000, maxBytes: 2000 }), 2000);
+  assert.equal(maxResultSizeChars({ maxChars: 1500, maxTokens: 100, keep: 'head' }), 1500);
+  assert.equal(maxResultSizeChars({ maxTokens: 500 }), undefined);
+  assert.equal(maxResultSizeChars({ maxTokens: 500, countTokens: (s) => s.length }), undefined);
+  assert.equal(maxResultSizeChars(undefined), undefined);
+});
+
+test(`MCP SDK v2 ${MAJORS[1].version}: registerMcpTool writes maxResultSizeChars for chars and bytes budgets, and what is sent keeps to it; a tokens budget writes none`, async () => {
+  // Multi-byte and astral text: bytes > UTF-16 units > code points.
+  const text = Array.from({ length: 3000 }, (_, i) => `line ${i}: é😀 ${'x'.repeat(i % 17)}`).join('\n');
+  // One letter run is one piece of the estimate: 50,000 characters come to 1 token.
+  const word = 'a'.repeat(50_000);
+  const budgets = {
+    chars: { maxChars: 3000 },
+    bytes: { maxBytes: 4096 },
+    both: { maxChars: 3000, maxBytes: 2000 },
+    tokens: { maxTokens: 500 },
+  };
+  const server = new v2server.McpServer(info);
+  for (const [name, budget] of Object.entries(budgets)) {
+    registerMcpTool(server, name, { description: name }, async () => ({ content: [{ type: 'text', text: name === 'tokens' ? word : text }] }), { budget });
+  }
+  const { client, close } = await connect(MAJORS[1], server);
+  try {
+    const listed = Object.fromEntries((await client.listTools()).tools.map((x) => [x.name, x._meta?.[META.maxResultSizeChars]]));
+    assert.deepEqual(listed, { chars: 3000, bytes: 4096, both: 2000, tokens: undefined });
+    for (const name of ['chars', 'bytes', 'both']) {
+      const out = await client.callTool({ name, arguments: {} });
+      const sent = out.content.filter((b) => b.type === 'text').map((b) => b.text);
+      // Characters are Unicode code points, as in every budget (and as budgetFor reads the figure back).
+      const chars = sent.reduce((s, x) => s + [...x].length, 0);
+      assert.ok(chars <= listed[name], `${name}: ${chars} characters sent, ${listed[name]} announced`);
+      assert.ok(chars > listed[name] / 3, `${name}: the budget was used (${chars})`);
+      if (budgets[name].maxBytes) assert.ok(sent.reduce((s, x) => s + Buffer.byteLength(x), 0) <= budgets[name].maxBytes);
+      assert.deepEqual(t.budgetFor({ default: { maxChars: 100_000 } }, { name, _meta: { [META.maxResultSizeChars]: listed[name] } }), {
+        maxChars: listed[name],
+      });
+    }
+    // Within 500 estimated tokens, yet 50,000 characters: no character count is honest here.
+    const tokens = await client.callTool({ name: 'tokens', arguments: {} });
+    assert.equal(tokens.content[0].text, word);
+    assert.ok(t.estimateTokens(word) <= 500);
+  } finally {
+    await close();
+  }
+});
+
+// ---------------------------------------------------------------------------
+// registerResultResources: pieces of a stored result, by the same code as get_tool_result
+
+const pytestOut = Array.from({ length: 3000 }, (_, i) =>
+  i === 2400 ? 'FAILED tests/test_x.py::test_edge - AssertionError: 3 != 4 (+1)' : `tests/test_${i}.py::test_${i} PASSED`,
+).join('\n');
+const rowsOut = { items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a/b', 'c,d'] })) };
+
+for (const major of MAJORS) {
+  test(`${major.label} ${major.version}: result links take a query (offset, limit, char ranges, pattern, path) and serve one piece within the page budget, as get_tool_result does`, async () => {
+    const store = new t.ResultStore();
+    const server = new major.McpServer(info);
+    const pageBudget = { maxChars: 4000 };
+    registerResultResources(server, store, { ResourceTemplate: major.ResourceTemplate, pageBudget });
+    registerMcpTool(server, 'pytest', { description: 'runs the tests' }, async () => ({ content: [{ type: 'text', text: pytestOut }] }), {
+      store,
+      dialogId: 'dp',
+      budget: { maxChars: 2000 },
+    });
+    registerMcpTool(server, 'rows', { description: 'lists rows' }, async () => ({ content: [{ type: 'text', text: 'rows' }], structuredContent: rowsOut }), {
+      store,
+      dialogId: 'dp',
+      budget: { maxChars: 2000 },
+    });
+    const { client, close } = await connect(major, server);
+    try {
+      // Both templates are listed; the one with the query says which parameters it takes.
+      const { resourceTemplates } = await client.listResourceTemplates();
+      assert.deepEqual(
+        resourceTemplates.map((x) => [x.name, x.uriTemplate]),
+        [
+          ['toolresult-results', RESULT_URI_TEMPLATE],
+          ['toolresult-results-pages', RESULT_PAGE_URI_TEMPLATE],
+        ],
+      );
+      assert.equal(RESULT_PAGE_URI_TEMPLATE, `${RESULT_URI_TEMPLATE}{?offset,limit,char_offset,char_limit,pattern,context,ignore_case,path}`);
+
+      const out = await client.callTool({ name: 'pytest', arguments: {} });
+      const link = out.content.find((b) => b.type === 'resource_link');
+      const id = about(out).execution_id;
+      const stored = store.get(id);
+      const handler = t.createGetToolResultHandler(store, { budget: pageBudget });
+
+      // The link as it is: the whole result, as before.
+      const [whole] = (await client.readResource({ uri: link.uri })).contents;
+      assert.equal(whole.mimeType, 'application/json');
+      assert.equal(whole._meta[META.sha256], sha256(whole.text));
+      assert.deepEqual(JSON.parse(whole.text), stored);
+
+      // Paging from line 1 by following `next`: every piece within the budget, the pieces are the output.
+      const pieces = [];
+      let uri = resultPageUri('dp', id, { offset: 1 });
+      assert.equal(uri, `${link.uri}?offset=1`);
+      for (let i = 0; uri && i < 200; i++) {
+        const read = await client.readResource({ uri });
+        const [c] = read.contents;
+        const page = c._meta[META.page];
+        assert.equal(c.uri, uri);
+        assert.equal(c.mimeType, 'text/plain');
+        assert.ok([...c.text].length <= pageBudget.maxChars, `${[...c.text].length} characters`);
+        assert.ok([...JSON.stringify(read)].length <= pageBudget.maxChars + 1000, 'with its _meta, about the budget');
+        assert.equal(c._meta[META.sha256], sha256(c.text), 'the sha256 of the text served');
+        assert.equal(page.sha256, sha256(pytestOut), "the whole output's sha256");
+        assert.equal(page.kind, 'lines');
+        assert.doesNotMatch(page.note, /get_tool_result/);
+        // The same piece get_tool_result gives for the same arguments: one implementation.
+        const args = Object.fromEntries(new URL(uri).searchParams);
+        const same = handler({ tool_call_id: id, ...Object.fromEntries(Object.entries(args).map(([k, v]) => [k, Number(v)])) });
+        assert.equal(same.page.text, c.text);
+        assert.deepEqual(same.page.lines, page.lines);
+        if (page.next) assert.match(page.note, new RegExp(`read ${page.next.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} for what follows\\.$`));
+        pieces.push(c.text);
+        uri = page.next;
+      }
+      assert.equal(uri, undefined, 'paging ended');
+      assert.ok(pieces.length > 20, `${pieces.length} pieces`);
+      assert.equal(pieces.join(''), pytestOut);
+
+      // A range as asked, lines numbered of the total.
+      const [range] = (await client.readResource({ uri: resultPageUri('dp', id, { offset: 2399, limit: 3 }) })).contents;
+      assert.equal(range.text, `${pytestOut.split('\n').slice(2398, 2401).join('\n')}\n`);
+      assert.deepEqual(range._meta[META.page].lines, { from: 2399, to: 2401, total: 3000 });
+      assert.equal(range._meta[META.page].complete, true);
+      // Characters.
+      const [chars] = (await client.readResource({ uri: resultPageUri('dp', id, { char_offset: 100, char_limit: 50 }) })).contents;
+      assert.equal(chars.text, pytestOut.slice(100, 150));
+      assert.deepEqual(chars._meta[META.page].chars, { from: 100, to: 150, total: pytestOut.length });
+      // A pattern; a raw `+` is a plus (RFC 3986), not a space.
+      const [hit] = (await client.readResource({ uri: `${link.uri}?pattern=FAILED.+Assertion&context=1` })).contents;
+      assert.equal(
+        hit.text,
+        pytestOut
+          .split('\n')
+          .slice(2399, 2402)
+          .map((l, k) => `${2400 + k}${k === 1 ? ':' : '-'}${l}`)
+          .join('\n'),
+      );
+      assert.deepEqual(hit._meta[META.page].matches, { shown: 1, total: 1 });
+      const [plus] = (await client.readResource({ uri: resultPageUri('dp', id, { pattern: '\\(\\+1\\)$', context: 0 }) })).contents;
+      assert.equal(plus.text, `2401:${pytestOut.split('\n')[2400]}`);
+      const [ci] = (await client.readResource({ uri: resultPageUri('dp', id, { pattern: 'assertionerror', ignore_case: true, context: 0 }) })).contents;
+      assert.equal(ci.text, `2401:${pytestOut.split('\n')[2400]}`);
+
+      // A JSON member by pointer (`/` and `,` percent-encoded in the query).
+      const rows = await client.callTool({ name: 'rows', arguments: {} });
+      const rowsId = about(rows).execution_id;
+      const member = resultPageUri('dp', rowsId, { path: '/items/42' });
+      assert.match(member, /\?path=%2Fitems%2F42$/);
+      const [m] = (await client.readResource({ uri: member })).contents;
+      assert.deepEqual(JSON.parse(m.text), rowsOut.items[42]);
+      assert.deepEqual([m._meta[META.page].kind, m._meta[META.page].path, m._meta[META.page].complete], ['member', '/items/42', true]);
+      const [tag] = (await client.readResource({ uri: resultPageUri('dp', rowsId, { path: '/items/7/tags/1' }) })).contents;
+      assert.equal(tag.text, 'c,d');
+      // A member too big for one piece pages like any text, the pointer kept in `next`.
+      const memberPieces = [];
+      for (let u = resultPageUri('dp', rowsId, { path: '/items', offset: 1 }); u; ) {
+        const [c] = (await client.readResource({ uri: u })).contents;
+        assert.ok([...c.text].length <= pageBudget.maxChars);
+        memberPieces.push(c.text);
+        u = c._meta[META.page].next;
+        if (u) assert.match(u, /path=%2Fitems/);
+      }
+      assert.ok(memberPieces.length > 1);
+      assert.deepEqual(JSON.parse(memberPieces.join('')), rowsOut.items);
+
+      // Pieces that cannot be served: -32602 saying why, with the totals; not a "not found".
+      for (const [query, why] of [
+        [{ offset: 5000 }, /offset 5000 is past the end: the output has 3000 lines/],
+        [{ pattern: '(' }, /not a regular expression/],
+        [{ pattern: 'NO_SUCH_LINE' }, /no line matches "NO_SUCH_LINE"/],
+        [{ path: '/a' }, /this output is text/],
+        [{ offset: 0 }, /offset must be a whole number >= 1/],
+        [{ limit: 'x' }, /limit must be a whole number/],
+      ]) {
+        await assert.rejects(client.readResource({ uri: resultPageUri('dp', id, query) }), (e) => {
+          assert.equal(e.code, -32602, JSON.stringify(query));
+          assert.match(e.message, why);
+          if (major.label === 'MCP SDK v2') assert.equal(e instanceof v2client.ResourceNotFoundError, false, 'an invalid range, not a missing resource');
+          if (e.data) assert.deepEqual([e.data.total_lines, e.data.total_chars], [3000, pytestOut.length]);
+          return true;
+        });
+      }
+      await assert.rejects(client.readResource({ uri: resultPageUri('dp', rowsId, { path: '/items/400' }) }), (e) => /array of 400 items/.test(e.message));
+      await assert.rejects(client.readResource({ uri: `${link.uri}?ofset=2` }), (e) => e.code === -32602 && /unknown query parameter "ofset"/.test(e.message));
+      await assert.rejects(client.readResource({ uri: `${link.uri}?offset=1&offset=2` }), (e) => /"offset" twice/.test(e.message));
+      await assert.rejects(client.readResource({ uri: `${link.uri}?ignore_case=maybe&pattern=x` }), (e) => /ignore_case must be true or false/.test(e.message));
+      // Queries change nothing about who may read what.
+      await assert.rejects(client.readResource({ uri: resultPageUri('other', id, { offset: 1 }) }), rpcCode(-32602));
+      await assert.rejects(client.readResource({ uri: resultPageUri('dp', 'no-such-call', { offset: 1 }) }), rpcCode(-32602));
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('registerResultResources: a bad pageBudget is a typed error naming it', () => {
+  throwsCode(
+    () => registerResultResources(new V1McpServer(info), new t.ResultStore(), { ResourceTemplate: V1ResourceTemplate, pageBudget: { maxChars: 10 } }),
+    'invalid_options',
+    (e) => e.issues[0].path === '/pageBudget/maxChars',
   );
 });

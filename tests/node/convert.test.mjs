@@ -242,8 +242,14 @@ test('OpenAI: function_call_output and Chat tool messages both ways', () => {
     },
     { tool_name: 's', tool_call_id: 'call_i' },
   );
-  const out = t.toOpenAIFunctionCallOutput(withImage).output;
+  // A result with an image is a list of parts; text-only results stay strings.
+  assert.deepEqual(t.toOpenAIFunctionCallOutput(withImage).output, [
+    { type: 'input_text', text: 'see' },
+    { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+  ]);
+  const out = t.toOpenAIFunctionCallOutput(withImage, { multimodal: false }).output;
   assert.match(out, /^see\n\[image omitted: image\/png/);
+  assert.match(t.toOpenAIChatToolMessage(withImage).content, /^see\n\[image omitted: image\/png/, 'Chat tool messages take text only');
 });
 
 test('MCP: every fixture for a difference between the revisions is what the shipped schemas say it is', () => {
@@ -505,4 +511,140 @@ test('MCP: what AI SDK parts become is valid MCP; provider references and custom
       f,
     );
   }
+});
+
+// OpenAI function_call_output parts and Anthropic documents and search
+// results (README "OpenAI output parts", "Anthropic documents and search
+// results"): the fixtures read and written again, and what other sources'
+// blocks become.
+const OPENAI_OUTPUT_PARTS = ['openai-output-image.json', 'openai-output-file.json', 'openai-output-edge.json', 'openai-output-text-parts.json'];
+const ANTHROPIC_DOCUMENTS = ['anthropic-document-pdf.json', 'anthropic-document-text-url.json', 'anthropic-search-result.json', 'anthropic-document-edge.json'];
+const withCallId = (tr, id) => ({ ...tr, input: { ...tr.input, tool_call_id: id } });
+
+test('OpenAI output parts: input_text, input_image and input_file round-trip; text-only results stay strings unless asked', () => {
+  for (const f of OPENAI_OUTPUT_PARTS) {
+    const item = read(f);
+    const tr = t.fromOpenAIToolOutput(item, { tool_name: 'render_report' });
+    assert.equal(t.validateToolResult(tr).ok, true, f);
+    assert.equal(tr.output, undefined, `${f}: parts are content`);
+    const { id, status, ...request } = item;
+    assert.deepEqual(t.toOpenAIFunctionCallOutput(tr), request, f);
+    assert.equal(typeof t.toOpenAIFunctionCallOutput(tr, { multimodal: false }).output, 'string', f);
+    assert.equal(typeof t.toOpenAIChatToolMessage(tr).content, 'string', f);
+  }
+  const image = t.fromOpenAIToolOutput(read('openai-output-image.json'), { tool_name: 'r' });
+  assert.deepEqual(image.content[1], {
+    type: 'image',
+    data: 'iVBORw0KGgo=',
+    mimeType: 'image/png',
+    _meta: { 'openai/type': 'input_image', 'openai/detail': 'high' },
+  });
+  assert.deepEqual(image.content[3], {
+    type: 'ai-sdk/file-reference',
+    reference: { openai: 'file-img123' },
+    _meta: { 'openai/type': 'input_image', 'openai/detail': 'low' },
+  });
+  const file = t.fromOpenAIToolOutput(read('openai-output-file.json'), { tool_name: 'r' });
+  assert.deepEqual(file.content[1].resource, { uri: 'openai:inline', mimeType: 'application/pdf', blob: 'JVBERi0xLjcKJeLjz9M=' });
+  // Text-only: strings, as before.
+  const plain = t.fromOpenAIToolOutput(read('openai-function-call-output.json'), { tool_name: 'w' });
+  assert.equal(t.toOpenAIFunctionCallOutput(plain).output, '{"temperature":21}');
+  const mcpText = t.fromMcpCallToolResult(read('mcp-text.json'), { tool_name: 'w', tool_call_id: 'c' });
+  assert.equal(typeof t.toOpenAIFunctionCallOutput(mcpText).output, 'string');
+  assert.throws(
+    () => t.toOpenAIFunctionCallOutput(image, { multimodal: 'yes' }),
+    (e) => e.code === 'invalid_options',
+  );
+});
+
+test('OpenAI output parts: other sources give the parts OpenAI can hold; MCP refuses file ids, keeps the rest', () => {
+  const parts = (tr) => t.toOpenAIFunctionCallOutput(withCallId(tr, 'c')).output;
+  const all = t.fromMcpCallToolResult(read('mcp-all-blocks.json'), { tool_name: 'r' });
+  assert.deepEqual(
+    parts(all).map((p) => p.type),
+    ['input_text', 'input_image', 'input_text', 'input_text', 'input_text', 'input_text'],
+  );
+  assert.ok(!JSON.stringify(parts(all)).includes('UklGRiQ'), 'audio is a note, never inlined');
+  const reference = parts(t.fromVercelToolPart(read('vercel7-message-file-reference.json')));
+  assert.deepEqual(reference[0], { type: 'input_file', file_id: 'file-abc123', filename: 'contract.pdf' });
+  assert.equal(reference[1].type, 'input_text', 'a Google file is a note for OpenAI');
+  const urls = parts(t.fromVercelToolPart(read('vercel7-message-file-url.json')));
+  assert.deepEqual(urls[1], { type: 'input_image', image_url: 'https://example.com/img/cat.png' });
+  const doc = parts(t.fromAnthropicToolResult(read('anthropic-document-pdf.json'), { tool_name: 'd' }));
+  assert.deepEqual(doc[1], { type: 'input_file', file_data: 'data:application/pdf;base64,JVBERi0xLjcKJeLjz9M=' });
+  // MCP: every block with an MCP form is valid MCP and comes back the same part.
+  for (const f of ['openai-output-edge.json', 'openai-output-text-parts.json']) {
+    const tr = t.fromOpenAIToolOutput(read(f), { tool_name: 'r' });
+    for (const rev of REVISIONS) {
+      const mcp = t.toMcpCallToolResult(tr, { revision: rev });
+      assert.deepEqual(mcpShape[rev].validate(mcp), [], `${f} as ${rev}`);
+      const again = t.fromMcpCallToolResult(mcp, { tool_name: 'r', tool_call_id: 'call_m1' });
+      assert.deepEqual(t.toOpenAIFunctionCallOutput(again).output, read(f).output, `${f} through MCP ${rev}`);
+    }
+  }
+  for (const f of ['openai-output-image.json', 'openai-output-file.json']) {
+    const tr = t.fromOpenAIToolOutput(read(f), { tool_name: 'r' });
+    assert.throws(
+      () => t.toMcpCallToolResult(tr),
+      (e) =>
+        e.code === 'invalid_tool_result' &&
+        e.issues[0].code === 'unsupported_value' &&
+        e.issues[0].path === '/content/3/type' &&
+        /OpenAI file id/.test(e.issues[0].message),
+      f,
+    );
+  }
+});
+
+test('OpenAI Chat tool messages take text parts only: joined when read, other parts refused', () => {
+  const tr = t.fromOpenAIToolOutput(read('openai-chat-text-parts.json'), { tool_name: 'w' });
+  assert.equal(tr.output, '21 degrees\nsunny');
+  assert.deepEqual(t.toOpenAIChatToolMessage(tr), { role: 'tool', tool_call_id: 'call_c2', content: '21 degrees\nsunny' });
+  assert.throws(
+    () => t.fromOpenAIToolOutput(read('invalid-openai-chat-image-part.json'), { tool_name: 'w' }),
+    (e) => e.code === 'invalid_input' && e.issues[0].path === '/content/1/type' && /text` parts only/.test(e.issues[0].message),
+  );
+});
+
+test('Anthropic documents and search results: round trips, MCP blocks where MCP has a form, refused by MCP where not', () => {
+  for (const f of ANTHROPIC_DOCUMENTS) {
+    const block = read(f);
+    const tr = t.fromAnthropicToolResult(block, { tool_name: 'read_documents' });
+    assert.equal(t.validateToolResult(tr).ok, true, f);
+    assert.deepEqual(t.toAnthropicToolResult(tr), block, f);
+  }
+  const pdf = t.fromAnthropicToolResult(read('anthropic-document-pdf.json'), { tool_name: 'd' });
+  assert.deepEqual(pdf.content[1]._meta, {
+    'anthropic/type': 'document',
+    'anthropic/title': 'Contract 2026-114',
+    'anthropic/context': 'Signed by both parties on 2026-11-02',
+    'anthropic/citations': { enabled: true },
+    'anthropic/cache_control': { type: 'ephemeral', ttl: '1h' },
+  });
+  for (const f of ['anthropic-document-pdf.json', 'anthropic-document-text-url.json']) {
+    const tr = t.fromAnthropicToolResult(read(f), { tool_name: 'd' });
+    for (const rev of REVISIONS) {
+      const mcp = t.toMcpCallToolResult(tr, { revision: rev });
+      assert.deepEqual(mcpShape[rev].validate(mcp), [], `${f} as ${rev}`);
+      const again = t.fromMcpCallToolResult(mcp, { tool_name: 'd', tool_call_id: 'toolu_d1' });
+      assert.deepEqual(t.toAnthropicToolResult(again), read(f), `${f} through MCP ${rev}`);
+    }
+  }
+  for (const [f, kind] of [
+    ['anthropic-search-result.json', 'anthropic/search-result'],
+    ['anthropic-document-edge.json', 'anthropic/document'],
+  ]) {
+    const tr = t.fromAnthropicToolResult(read(f), { tool_name: 'd' });
+    assert.throws(
+      () => t.toMcpCallToolResult(tr),
+      (e) => e.issues[0].code === 'unsupported_value' && e.issues[0].path === '/content/0/type' && e.issues[0].message.includes(kind),
+      f,
+    );
+  }
+  // Other sources' PDFs are documents; a search result is text elsewhere.
+  const ai = t.toAnthropicToolResult(withCallId(t.fromVercelToolPart(read('vercel7-message-file-data.json')), 'toolu_1'));
+  assert.deepEqual(ai.content[3], { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjcKJeLjz9M=' } });
+  const search = t.fromAnthropicToolResult(read('anthropic-search-result.json'), { tool_name: 'd', tool_call_id: 'c' });
+  assert.match(t.toOpenAIFunctionCallOutput(search).output, /^\[search result: Billing FAQ <https:\/\/docs\.example\.com\/billing>\]\nInvoices/);
+  assert.match(t.toVercelToolPart(search).output.value[0].text, /^\[search result: Billing FAQ/);
 });

@@ -1,12 +1,21 @@
 // prepareHistory for the messages people actually have (#32): toolresult's
-// own, AI SDK ModelMessage[], LangChain messages (instances, plain, stored
-// and serialized forms), OpenAI Responses input items, OpenAI Chat messages
+// own, AI SDK ModelMessage[], LangChain messages (@langchain/core's own
+// instances, stored and serialized forms, and plain objects), OpenAI
+// Responses input items, OpenAI Chat messages
 // and Anthropic messages, each in and out in its own shape; a budget per
 // result and a total, keepLast, the oldest cleared first to references whose
 // full result comes back from the store, idempotence, the report's numbers,
 // and spotlighting. Through the built package (Node or browser build).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { load as lcLoad } from '@langchain/core/load';
+import {
+  AIMessage as LcAIMessage,
+  HumanMessage as LcHumanMessage,
+  ToolMessage as LcToolMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+} from '@langchain/core/messages';
 import { modelMessageSchema } from 'ai';
 import { modelMessageSchema as modelMessageSchemaV6 } from 'ai-v6';
 import fc from 'fast-check';
@@ -247,45 +256,19 @@ const FORMATS = {
   },
 };
 
-// LangChain (not a dependency: its documented shapes): plain objects, the stored form, the serialized form, and class instances.
-class FakeMessage {
-  constructor(fields) {
-    Object.assign(this, fields);
-    this.lc_kwargs = fields;
-  }
-  _getType() {
-    return this.type;
-  }
-}
-class ToolMessage extends FakeMessage {
-  constructor(fields) {
-    super(fields);
-    this.type = 'tool';
-  }
-}
-class AIMessage extends FakeMessage {
-  constructor(fields) {
-    super(fields);
-    this.type = 'ai';
-  }
-}
-class HumanMessage extends FakeMessage {
-  constructor(fields) {
-    super(fields);
-    this.type = 'human';
-  }
-}
-const LC_CLASSES = { human: HumanMessage, ai: AIMessage, tool: ToolMessage };
-const LC_NAMES = { human: 'HumanMessage', ai: 'AIMessage', tool: 'ToolMessage' };
+// LangChain, with @langchain/core's own classes (a dev dependency; an optional peer for users):
+// plain objects, the stored form (`mapChatMessagesToStoredMessages`), the serialized form
+// (`toJSON()`, as JSON text holds it) and the class instances.
+const LC_CLASSES = { human: LcHumanMessage, ai: LcAIMessage, tool: LcToolMessage };
 const lcFields = (m) => (m.lc === 1 ? m.kwargs : m.data && !('content' in m) ? m.data : m);
 for (const shape of ['plain', 'stored', 'serialized', 'instance']) {
   const make = (type, fields) =>
     shape === 'plain'
       ? { type, ...fields }
       : shape === 'stored'
-        ? { type, data: fields }
+        ? mapChatMessagesToStoredMessages([new LC_CLASSES[type](fields)])[0]
         : shape === 'serialized'
-          ? { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', LC_NAMES[type]], kwargs: fields }
+          ? JSON.parse(JSON.stringify(new LC_CLASSES[type](fields).toJSON()))
           : new LC_CLASSES[type](fields);
   FORMATS[`langchain (${shape})`] = {
     format: 'langchain',
@@ -330,6 +313,46 @@ for (const shape of ['plain', 'stored', 'serialized', 'instance']) {
     },
     original: (c) => c.text,
   };
+}
+
+/**
+ * What prepareHistory gave back is still LangChain's own shape, read by LangChain itself:
+ * instances of the same classes (their toJSON the original's but for the content), stored
+ * messages that mapStoredMessagesToChatMessages revives, serialized ones that `load` revives.
+ */
+async function langchainRoundTrip(name, before, after) {
+  const revived =
+    name === 'langchain (instance)' ? after : name === 'langchain (stored)' ? mapStoredMessagesToChatMessages(after) : await lcLoad(JSON.stringify(after));
+  const originals =
+    name === 'langchain (instance)' ? before : name === 'langchain (stored)' ? mapStoredMessagesToChatMessages(before) : await lcLoad(JSON.stringify(before));
+  assert.equal(revived.length, originals.length);
+  let tools = 0;
+  revived.forEach((m, i) => {
+    const o = originals[i];
+    assert.equal(Object.getPrototypeOf(m), Object.getPrototypeOf(o), `message ${i}: a ${o.constructor.name} still`);
+    assert.ok(
+      [LcHumanMessage, LcAIMessage, LcToolMessage].some((C) => m instanceof C),
+      `message ${i} is a real LangChain message`,
+    );
+    if (!LcToolMessage.isInstance(m)) {
+      assert.deepEqual(m.toJSON(), o.toJSON(), `message ${i} unchanged`);
+      return;
+    }
+    tools++;
+    assert.deepEqual([m.tool_call_id, m.name, m.status], [o.tool_call_id, o.name, o.status]);
+    // Only the content differs, and it is what the prepared message holds in its own shape.
+    const json = m.toJSON();
+    assert.deepEqual(json, { ...o.toJSON(), kwargs: { ...o.toJSON().kwargs, content: json.kwargs.content } });
+    assert.deepEqual(m.content, lcFields(after[i]).content);
+  });
+  assert.equal(tools, CALLS.length);
+  if (name === 'langchain (instance)') {
+    // And LangChain stores and serializes them as it does its own.
+    assert.deepEqual(
+      mapStoredMessagesToChatMessages(mapChatMessagesToStoredMessages(after)).map((m) => m.content),
+      after.map((m) => m.content),
+    );
+  }
 }
 
 function refIn(text) {
@@ -440,7 +463,7 @@ function check(name, f, messages, p, options, snapshot) {
 }
 
 for (const [name, f] of Object.entries(FORMATS)) {
-  test(`prepareHistory (${name}): budgets per result and in total, keepLast, oldest cleared first, retrievable, idempotent`, () => {
+  test(`prepareHistory (${name}): budgets per result and in total, keepLast, oldest cleared first, retrievable, idempotent`, async () => {
     const messages = f.build();
     assert.equal(detectHistoryFormat(messages), f.format ?? name);
     const store = new ResultStore();
@@ -467,7 +490,7 @@ for (const [name, f] of Object.entries(FORMATS)) {
       assert.equal(p.messages[3].content[0].output.type, 'json');
     }
     if (name === 'anthropic') assert.equal(p.messages.at(-1).content[0].is_error, true);
-    if (name === 'langchain (instance)') for (const m of p.messages) assert.ok(m instanceof FakeMessage, 'instances stay instances of their class');
+    if (name.startsWith('langchain (') && name !== 'langchain (plain)') await langchainRoundTrip(name, messages, p.messages);
   });
 }
 

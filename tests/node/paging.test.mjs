@@ -7,14 +7,36 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { countTokens } from 'gpt-tokenizer';
 import { toolresult } from './helpers.mjs';
 
-const { createGetToolResultHandler, createSuccess, getToolResultTool, compileSchema, pageableText, readToolResult, ResultStore, sha256Hex, ToolResultError } =
-  toolresult;
+const {
+  createGetToolResultHandler,
+  createSuccess,
+  estimateTokens,
+  getToolResultTool,
+  compileSchema,
+  pageableText,
+  readToolResult,
+  ResultStore,
+  sha256Hex,
+  ToolResultError,
+} = toolresult;
 
 const chars = (s) => [...s].length;
 let n = 0;
 const make = (output) => createSuccess({ input: { tool_name: 'bash', tool_call_id: `call_${n++}`, parameters: {} }, output, duration_ms: 1 });
+
+/** Whether one answer is within every limit of `budget`, as the model would count it (its JSON text). */
+function within(answer, budget) {
+  const json = JSON.stringify(answer);
+  const count = budget.countTokens ?? estimateTokens;
+  return (
+    (budget.maxChars === undefined || chars(json) <= budget.maxChars) &&
+    (budget.maxBytes === undefined || Buffer.byteLength(json) <= budget.maxBytes) &&
+    (budget.maxTokens === undefined || count(json) <= budget.maxTokens)
+  );
+}
 
 /** Follows `next` from `first` to the end; returns the pages' texts and checks each answer's size. */
 function readAll(result, first, budget) {
@@ -22,7 +44,10 @@ function readAll(result, first, budget) {
   let request = first;
   for (let i = 0; i < 100_000; i++) {
     const answer = readToolResult(result, request, budget);
-    assert.ok(chars(JSON.stringify(answer)) <= budget.maxChars, `answer of ${chars(JSON.stringify(answer))} chars over ${budget.maxChars}`);
+    assert.ok(
+      within(answer, budget),
+      `answer of ${chars(JSON.stringify(answer))} chars, ${Buffer.byteLength(JSON.stringify(answer))} bytes over ${JSON.stringify(budget)}`,
+    );
     if (answer.result) return [pageableText(answer.result)];
     assert.ok(answer.page, JSON.stringify(answer).slice(0, 300));
     texts.push(answer.page.text);
@@ -189,4 +214,156 @@ test('real transcripts: stored and read back in pages, byte for byte', { skip: !
     assert.equal(Buffer.from(texts.join('')).equals(Buffer.from(row.output)), true);
   }
   assert.ok(paged > 20, `${paged} outputs took more than one page`);
+});
+
+// ------------------------------------------------------------ more properties: pointers, patterns, budgets in tokens and bytes
+
+/** `key` as one JSON Pointer segment (RFC 6901: `~` as `~0`, `/` as `~1`). */
+const segment = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const jsonKey = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constantFrom('', 'a/b', '~', '~1', '~0x', '/', '0', '-', 'items'));
+const jsonTree = fc.letrec((tie) => ({
+  // Scalars a ToolResult holds exactly (no integers beyond 2^53, no NaN or infinities).
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.string({ unit: 'grapheme', maxLength: 12 })),
+    tie('object'),
+    tie('array'),
+  ),
+  object: fc.dictionary(jsonKey, tie('value'), { maxKeys: 6, noNullPrototype: true }),
+  array: fc.array(tie('value'), { maxLength: 6 }),
+}));
+
+test('properties: a JSON Pointer returns exactly the member it names; one that names nothing gets an answer, never a throw', () => {
+  fc.assert(
+    fc.property(fc.oneof(jsonTree.object, jsonTree.array), fc.array(fc.nat(), { maxLength: 8 }), (root, choices) => {
+      const result = make(root);
+      // Walk the stored output by the random choices, writing the pointer on the way.
+      let at = result.output;
+      let pointer = '';
+      for (const c of choices) {
+        if (Array.isArray(at) && at.length > 0) {
+          const i = c % at.length;
+          pointer += `/${i}`;
+          at = at[i];
+        } else if (at !== null && typeof at === 'object' && Object.keys(at).length > 0) {
+          const keys = Object.keys(at);
+          const k = keys[c % keys.length];
+          pointer += `/${segment(k)}`;
+          at = at[k];
+        } else break;
+      }
+      const answer = readToolResult(result, { tool_call_id: 'p', path: pointer }, { maxChars: 1_000_000 });
+      assert.ok(answer.page, JSON.stringify(answer).slice(0, 300));
+      assert.equal(answer.page.kind, 'member');
+      assert.equal(answer.page.path, pointer);
+      assert.equal(answer.page.complete, true);
+      assert.equal(answer.page.text, typeof at === 'string' ? at : JSON.stringify(at, null, 2), `${pointer} of ${JSON.stringify(result.output)}`);
+      assert.equal(answer.page.sha256, sha256Hex(pageableText(result)));
+      // One step further names nothing: a key the member lacks, an index past its end, or inside a scalar.
+      const missing = Array.isArray(at) ? `/${at.length}` : at !== null && typeof at === 'object' ? `/${segment(`${Object.keys(at).join('')}_none`)}` : '/0';
+      const none = readToolResult(result, { tool_call_id: 'p', path: pointer + missing });
+      assert.ok(none.invalid, JSON.stringify(none).slice(0, 300));
+      assert.match(none.invalid.error, /does not resolve/);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+/** A literal as a regular expression (the engine is Rust's `regex`: escape its metacharacters). */
+const literal = (s) => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+
+test('properties: a literal pattern returns only the matching lines, each once, in order, with its number; context lines are numbered right too', () => {
+  const alphabet = ['a', 'b', 'ab', '.', '*', '(', ')', '[', ']', ' ', '\\', '+', '?', '$', '^', '|', '{', '}', 'é', '😀', '\t', '"'];
+  const word = fc.array(fc.constantFrom(...alphabet), { maxLength: 12 }).map((a) => a.join(''));
+  const line = fc.oneof(word, fc.string({ unit: 'grapheme', maxLength: 40 }));
+  const needle = fc.oneof(
+    fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 3 }).map((a) => a.join('')),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(line, { maxLength: 300 }),
+      needle,
+      fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+      fc.integer({ min: 1000, max: 6000 }),
+      (raw, rawNeedle, context, maxChars) => {
+        const lines = raw.map((l) => l.replace(/\n/g, ' '));
+        const find = rawNeedle.replace(/\n/g, ' ');
+        const text = lines.join('\n');
+        const result = make(text);
+        const first = { tool_call_id: 'p', pattern: literal(find), ...(context === undefined ? {} : { context }) };
+        const expected = lines.flatMap((l, i) => (l.includes(find) ? [i + 1] : []));
+        if (expected.length === 0) {
+          const none = readToolResult(result, first, { maxChars });
+          assert.ok(none.invalid, JSON.stringify(none).slice(0, 300));
+          assert.match(none.invalid.error, /no line matches/);
+          return;
+        }
+        const firstAnswer = readToolResult(result, first, { maxChars });
+        assert.equal(firstAnswer.page.kind, 'matches');
+        assert.equal(firstAnswer.page.matches.total, expected.length);
+        const shown = [];
+        const matched = [];
+        for (const page of readAll(result, first, { maxChars })) {
+          for (const l of page.split('\n')) {
+            if (l === '--') continue;
+            const m = /^(\d+)([:-])(.*)$/s.exec(l);
+            assert.ok(m, JSON.stringify(l));
+            const n = Number(m[1]);
+            assert.equal(m[3], lines[n - 1], `line ${n} as it is in the output`);
+            assert.equal(m[2] === ':', lines[n - 1].includes(find), `line ${n}: ${m[2]} for ${JSON.stringify(lines[n - 1])} and ${JSON.stringify(find)}`);
+            if (m[2] === ':') matched.push(n);
+            else {
+              const c = context ?? 2;
+              assert.ok(
+                expected.some((e) => Math.abs(e - n) <= c),
+                `context line ${n} is within ${c} of a match`,
+              );
+            }
+            shown.push(n);
+          }
+        }
+        assert.deepEqual(matched, expected, 'every matching line, once, in order');
+        assert.deepEqual(
+          shown,
+          [...new Set(shown)].sort((x, y) => x - y),
+          'no line shown twice, in order',
+        );
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+test('properties: pages within budgets in tokens (a real tokenizer and the estimate) and in bytes; the pages are the output', () => {
+  const line = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 80 }),
+    fc.string({ unit: 'grapheme', minLength: 500, maxLength: 3000 }),
+    fc.constantFrom('', '"\\\t\u0001', '😀é中文', 'def f(x):  return x  # 12345 67890', '{"a": [1, 2, 3]}'),
+  );
+  const budget = fc.oneof(
+    fc.integer({ min: 500, max: 3000 }).map((maxTokens) => ({ maxTokens, countTokens })),
+    fc.integer({ min: 500, max: 3000 }).map((maxTokens) => ({ maxTokens })),
+    fc.integer({ min: 500, max: 12_000 }).map((maxBytes) => ({ maxBytes })),
+    fc
+      .record({
+        maxBytes: fc.integer({ min: 500, max: 12_000 }),
+        maxTokens: fc.integer({ min: 500, max: 3000 }),
+        maxChars: fc.integer({ min: 500, max: 12_000 }),
+      })
+      .map((b) => ({ ...b, countTokens })),
+  );
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 120 }), budget, fc.boolean(), (lines, b, byChars) => {
+      const text = lines.map((l) => l.replace(/\n/g, ' ')).join('\n');
+      if (text.length === 0 && byChars) return;
+      const result = make(text);
+      const first = byChars ? { tool_call_id: 'p', char_offset: 0 } : { tool_call_id: 'p', offset: 1 };
+      // readAll checks every answer against every limit of the budget, counted as the budget counts.
+      const pages = readAll(result, first, b);
+      assert.equal(pages.join(''), text);
+      if (Buffer.byteLength(text) > 3 * (b.maxBytes ?? b.maxChars ?? b.maxTokens * 4)) assert.ok(pages.length > 1, 'a big output takes several pages');
+    }),
+    { numRuns: 60 },
+  );
 });

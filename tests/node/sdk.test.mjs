@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -213,3 +214,130 @@ for (const [sdk, ai, Mock, files] of [
     }
   });
 }
+
+// OpenAI and Anthropic: their SDKs ship TypeScript types, no runtime schemas,
+// so what we write (and the fixtures we read) is type-checked against
+// `ResponseInputItem.FunctionCallOutput`, `ChatCompletionToolMessageParam`
+// and `ToolResultBlockParam` with the TypeScript compiler: each value is an
+// object literal assigned to the SDK type, so unknown fields are errors too.
+const OPENAI_ITEMS = [
+  'openai-function-call-output.json',
+  'openai-output-image.json',
+  'openai-output-file.json',
+  'openai-output-edge.json',
+  'openai-output-text-parts.json',
+];
+const ANTHROPIC_BLOCKS = [
+  'anthropic-text.json',
+  'anthropic-blocks.json',
+  'anthropic-error.json',
+  'anthropic-document-pdf.json',
+  'anthropic-document-text-url.json',
+  'anthropic-search-result.json',
+  'anthropic-document-edge.json',
+];
+const SDK_TYPES = {
+  fco: 'OpenAI.Responses.ResponseInputItem.FunctionCallOutput',
+  chat: 'OpenAI.Chat.Completions.ChatCompletionToolMessageParam',
+  anthropic: 'Anthropic.Messages.ToolResultBlockParam',
+};
+
+/** The TypeScript errors of each value as its SDK type (`[kind, value]`): one list per value. */
+async function sdkTypeErrors(values) {
+  const { default: ts } = await import('typescript');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const files = new Map(
+    values.map(([kind, value], i) => [
+      path.join(here, `__sdk_check_${i}.mts`),
+      `import type OpenAI from 'openai';\nimport type Anthropic from '@anthropic-ai/sdk';\nexport const value: ${SDK_TYPES[kind]} = ${JSON.stringify(value)};\n`,
+    ]),
+  );
+  const options = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.getSourceFile = (name, ...rest) =>
+    files.has(name) ? ts.createSourceFile(name, files.get(name), ts.ScriptTarget.ES2022, true) : getSourceFile.call(host, name, ...rest);
+  host.fileExists = (name) => files.has(name) || fileExists.call(host, name);
+  host.readFile = (name) => files.get(name) ?? readFile.call(host, name);
+  const program = ts.createProgram([...files.keys()], options, host);
+  const all = ts.getPreEmitDiagnostics(program);
+  return [...files.keys()].map((name) => all.filter((d) => d.file?.fileName === name).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')));
+}
+
+/** Every ToolResult the conversions make from the fixtures of every source, with a call id. */
+function everySource() {
+  const ctx = (tool_call_id) => ({ tool_name: 'x', tool_call_id });
+  return [
+    ...results(),
+    ...OPENAI_ITEMS.map((f) => t.fromOpenAIToolOutput(read(f), ctx('call_1'))),
+    t.fromOpenAIToolOutput(read('openai-chat-text-parts.json'), ctx('call_1')),
+    ...ANTHROPIC_BLOCKS.map((f) => t.fromAnthropicToolResult(read(f), ctx('toolu_1'))),
+    ...AI_SDK_7_PARTS.map((f) => t.fromVercelToolPart(read(f))),
+    t.fromVercelToolPart(read('vercel-message-media-legacy.json')),
+    ...['mcp-text.json', 'mcp-structured.json', 'mcp-error.json', 'mcp-all-blocks.json'].map((f) => t.fromMcpCallToolResult(read(f), ctx('call_m'))),
+  ];
+}
+
+test("OpenAI and Anthropic SDKs: every item, message and block we write (and every valid fixture) has the SDK's type; the invalid fixtures do not", async () => {
+  const written = everySource().flatMap((tr) => [
+    ['fco', t.toOpenAIFunctionCallOutput(tr)],
+    ['fco', t.toOpenAIFunctionCallOutput(tr, { multimodal: false })],
+    ['chat', t.toOpenAIChatToolMessage(tr)],
+    ['anthropic', t.toAnthropicToolResult(tr)],
+  ]);
+  // The outputs hold every kind of part and block, not only text.
+  const kinds = new Set(
+    written.flatMap(([, v]) => (Array.isArray(v.output) ? v.output.map((p) => p.type) : Array.isArray(v.content) ? v.content.map((b) => b.type) : [])),
+  );
+  for (const k of ['input_text', 'input_image', 'input_file', 'text', 'image', 'document', 'search_result']) assert.ok(kinds.has(k), k);
+  const files = [
+    ...OPENAI_ITEMS.map((f) => [f, 'fco']),
+    ['openai-chat-tool.json', 'chat'],
+    ['openai-chat-text-parts.json', 'chat'],
+    ...ANTHROPIC_BLOCKS.map((f) => [f, 'anthropic']),
+  ];
+  // Invalid fixtures the SDK's types refuse too; two are beyond a type: an
+  // image with both a URL and a file id, a file with no source (every source
+  // field is optional in the SDK's type; the API takes exactly one).
+  const invalid = [
+    ['invalid-openai-part-type.json', 'fco'],
+    ['invalid-openai-image-detail.json', 'fco'],
+    ['invalid-openai-part-field.json', 'fco'],
+    ['invalid-openai-output-type.json', 'fco'],
+    ['invalid-openai-chat-image-part.json', 'chat'],
+    ['invalid-anthropic-document-media-type.json', 'anthropic'],
+    ['invalid-anthropic-document-source-type.json', 'anthropic'],
+    ['invalid-anthropic-document-title.json', 'anthropic'],
+    ['invalid-anthropic-search-result-content.json', 'anthropic'],
+    ['invalid-anthropic-search-result-source.json', 'anthropic'],
+  ];
+  const beyondTypes = [
+    ['invalid-openai-image-two-sources.json', 'fco'],
+    ['invalid-openai-file-no-source.json', 'fco'],
+  ];
+  const values = [...written, ...[...files, ...invalid, ...beyondTypes].map(([f, kind]) => [kind, read(f)])];
+  const errors = await sdkTypeErrors(values);
+  for (const [i, e] of errors.slice(0, written.length).entries()) assert.deepEqual(e, [], `written ${JSON.stringify(written[i][1]).slice(0, 300)}`);
+  const rest = errors.slice(written.length);
+  for (const [i, [f]] of files.entries()) assert.deepEqual(rest[i], [], f);
+  for (const [i, [f]] of invalid.entries()) assert.ok(rest[files.length + i].length > 0, `${f}: the SDK's type refuses it`);
+  for (const [i, [f]] of beyondTypes.entries()) {
+    assert.deepEqual(rest[files.length + invalid.length + i], [], `${f}: the SDK's type takes it`);
+    assert.throws(
+      () => t.fromOpenAIToolOutput(read(f), { tool_name: 'x' }),
+      (e) => e.code === 'invalid_input',
+      `${f}: we refuse it`,
+    );
+  }
+  // A type check that cannot fail checks nothing: a wrong part is an error.
+  const [wrong] = await sdkTypeErrors([['fco', { type: 'function_call_output', call_id: 'c', output: [{ type: 'input_image', image_url: 1 }] }]]);
+  assert.ok(wrong.length > 0);
+});

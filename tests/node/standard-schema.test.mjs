@@ -1,12 +1,15 @@
 // A compiled schema is a Standard Schema v1 and a Standard JSON Schema v1
 // (`'~standard'`), checked by the spec's own rules and then inside the
 // frameworks that take it: the AI SDK 7 (`asSchema`, `tool({ inputSchema })`
-// through generateText with its mock model), the AI SDK 6 (`asSchema`) and the
-// MCP SDK v2 (`registerTool({ inputSchema, outputSchema })`). Runs against
-// the Node and browser builds.
+// through generateText with its mock model), the AI SDK 6 (`asSchema`), the
+// MCP SDK v2 (`registerTool({ inputSchema, outputSchema })`) and OpenAI
+// Agents (`tool({ parameters })` run by its Runner with its ScriptedModel).
+// Runs against the Node and browser builds.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Agent, Runner, tool as agentsTool, setTracingDisabled } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { McpServer } from '@modelcontextprotocol/server';
 import { asSchema, generateText, InvalidToolInputError, stepCountIs, TypeValidationError, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -225,4 +228,60 @@ test('MCP SDK v2: registerTool takes compiled schemas as inputSchema and outputS
     await client.close();
     await server.close();
   }
+});
+
+test('OpenAI Agents: tool({ parameters: compileSchema(js) }) is offered as its JSON Schema; the Runner runs valid input and refuses invalid input', async () => {
+  setTracingDisabled(true); // no trace export: nothing leaves the process
+  const ran = [];
+  const refused = [];
+  const weather = agentsTool({
+    name: 'weather',
+    description: 'weather',
+    parameters: compileSchema(city),
+    execute: async (input) => {
+      ran.push(input);
+      return { tempC: 21 };
+    },
+    errorFunction: (_context, error) => {
+      refused.push(error);
+      return 'refused';
+    },
+  });
+  // Strict by default: the SDK reads jsonSchema.input({ target: 'draft-2020-12' }) and makes the optional member nullable.
+  assert.equal(weather.strict, true);
+  assert.deepEqual(weather.parameters.properties.city, city.properties.city);
+  assert.deepEqual(weather.parameters.properties.days.anyOf, [city.properties.days, { type: 'null' }]);
+  assert.deepEqual(weather.parameters.required, ['city', 'days']);
+  const model = new ScriptedModel([
+    [
+      functionCall('weather', { city: 7, days: null }, { callId: 'bad_type' }),
+      functionCall('weather', { city: 'Oslo', days: null }, { callId: 'good' }),
+      // Only the schema's own keywords refuse these (the SDK checks no JSON Schema itself).
+      functionCall('weather', { city: 'Bergen', days: 0 }, { callId: 'bad_minimum' }),
+      functionCall('weather', { city: 'O', days: 2 }, { callId: 'bad_length' }),
+      functionCall('weather', { city: 'Tromsø', days: 3 }, { callId: 'good_days' }),
+    ],
+    [assistantMessage('done')],
+  ]);
+  const agent = new Agent({ name: 'forecaster', instructions: 'Answer with the weather.', model, tools: [weather] });
+  const result = await new Runner({ tracingDisabled: true }).run(agent, 'Weather?');
+  assert.equal(result.finalOutput, 'done');
+  // The SDK drops the null it asked for in place of the optional member, then validates with ours.
+  assert.deepEqual(ran, [{ city: 'Oslo' }, { city: 'Tromsø', days: 3 }]);
+  assert.equal(refused.length, 3);
+  for (const e of refused) assert.equal(e.name, 'InvalidToolInputError');
+  const outputs = Object.fromEntries(result.newItems.filter((i) => i.type === 'tool_call_output_item').map((i) => [i.rawItem.callId, i.output]));
+  assert.deepEqual(outputs, { bad_type: 'refused', good: { tempC: 21 }, bad_minimum: 'refused', bad_length: 'refused', good_days: { tempC: 21 } });
+  // The model was offered the schema, and was told what happened to each call.
+  const offered = model.calls[0].request.tools.find((x) => x.name === 'weather');
+  assert.deepEqual(offered.parameters, weather.parameters);
+  const told = model.calls[1].request.input.filter((i) => i.type === 'function_call_result').map((i) => [i.callId, i.output.text]);
+  assert.deepEqual(told, [
+    ['bad_type', 'refused'],
+    ['good', '{"tempC":21}'],
+    ['bad_minimum', 'refused'],
+    ['bad_length', 'refused'],
+    ['good_days', '{"tempC":21}'],
+  ]);
+  model.assertComplete();
 });

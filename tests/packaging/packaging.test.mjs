@@ -45,6 +45,7 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
     'dist/web/web.js',
     'dist/web/web.d.ts',
     'dist/web/wasm/web/toolresult_wasm_bg.wasm',
+    'dist/style.css',
     'schemas/agent-result.v1.json',
     'schemas/tool-result.v1.json',
     'bin/toolresult.cjs',
@@ -68,11 +69,13 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
 // The two linters of published packages, with no rule switched off.
 test('arethetypeswrong finds no problem in any entry point; publint has no warning', () => {
   const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
-  const report = JSON.parse(sh(process.execPath, [attw, tarball, '--format', 'json'], work));
+  // toolresult/style.css is a stylesheet, not code: it has no types to check.
+  const report = JSON.parse(sh(process.execPath, [attw, tarball, '--format', 'json', '--exclude-entrypoints', './style.css'], work));
   const problems = Object.values(report.problems ?? {}).flat();
   assert.deepEqual(problems, [], 'attw problems');
   const entries = Object.keys(report.analysis.entrypoints);
-  for (const e of ['.', './web', './node', './postgres', './otel', './mcp', './ai']) assert.ok(entries.includes(e), `attw checked ${e}`);
+  for (const e of ['.', './web', './node', './postgres', './redis', './otel', './mcp', './ai', './langchain', './openai-agents', './react'])
+    assert.ok(entries.includes(e), `attw checked ${e}`);
   const publint = path.join(root, 'node_modules', 'publint', 'src', 'cli.js');
   const out = sh(process.execPath, [publint, '--strict', pkgDir], work);
   assert.doesNotMatch(out, /Warnings:|Errors:/, out);
@@ -98,7 +101,16 @@ fileStore.put(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' } }
 if (FileResultStore.open('store').get('d1', 'c1').input.tool_name !== 'echo') throw new Error('file store');
 // The optional entries load without their peer dependencies (pg is needed only to connect).
 const { canonicalJson, POSTGRES_SCHEMA_VERSION } = require('toolresult/postgres');
+// toolresult/redis loads without redis installed (node-redis clients are described structurally).
+const trRedis = require('toolresult/redis');
+if (typeof trRedis.AgentResultStream !== 'function' || typeof trRedis.publishAgentResult !== 'function') throw new Error('toolresult/redis from CommonJS');
 const { toOtelAttributes } = require('toolresult/otel');
+// toolresult/langchain and toolresult/openai-agents load without their peers; the middleware says what is missing.
+let lcMissing;
+try { require('toolresult/langchain').toolResultMiddleware(); } catch (e) { lcMissing = e.code; }
+const trAgents = require('toolresult/openai-agents');
+if (lcMissing !== 'missing_dependency' || typeof trAgents.wrapAgentTool !== 'function') throw new Error('toolresult/langchain, toolresult/openai-agents from CommonJS');
+trAgents.toolResultGuardrail().run({ output: 'fine' }).then((o) => { if (o.behavior.type !== 'allow') throw new Error('toolresult/openai-agents guardrail'); });
 // toolresult/mcp loads without either MCP SDK major installed (its types are structural).
 let mcpPeer = true;
 try { require.resolve('@modelcontextprotocol/sdk/package.json'); } catch { mcpPeer = false; }
@@ -155,9 +167,14 @@ import toolresult, { validateAgentResult, createSuccess, statusInfo, ToolRegistr
 // exports for Node's lexer); /postgres without pg installed.
 import { FileResultStore, validateAgentResult as fromNode } from 'toolresult/node';
 import { PostgresResultStore } from 'toolresult/postgres';
+import { AgentResultStream, subscribeAgentResults } from 'toolresult/redis';
 import { toOtelAttributes } from 'toolresult/otel';
 import { McpSchemaValidator, wrapMcpToolHandler } from 'toolresult/mcp';
+if (typeof AgentResultStream !== 'function' || typeof subscribeAgentResults !== 'function') throw new Error('toolresult/redis from ESM');
 import { withToolResults, toUIToolPart } from 'toolresult/ai';
+import { toolResultMiddleware } from 'toolresult/langchain';
+import { toolResultGuardrail, wrapAgentTool } from 'toolresult/openai-agents';
+if (typeof toolResultMiddleware !== 'function' || typeof wrapAgentTool !== 'function' || toolResultGuardrail().type !== 'tool_output') throw new Error('toolresult/langchain, toolresult/openai-agents from ESM');
 const aiTools = withToolResults({ echo: { inputSchema: {}, execute: async (input) => input.text } });
 const aiOut = await aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'e1' });
 const aiModel = await aiTools.echo.toModelOutput({ toolCallId: 'e1', input: {}, output: aiOut });
@@ -203,6 +220,11 @@ const store: Promise<PostgresResultStore> = PostgresResultStore.open({ pool, ret
 const batch: Promise<PutManyReport> = store.then((s) => s.putMany([]));
 const attrs: OtelAttributes = toOtelAttributes({} as never);
 const off: () => void = instrumentStore(FileResultStore.open('x'), {});
+// toolresult/redis's types need no redis installed.
+import { AgentResultStream, type RedisStreamClient, type StreamConsumer } from 'toolresult/redis';
+declare const redisClient: RedisStreamClient;
+const bus: Promise<StreamConsumer> = new AgentResultStream(redisClient).consume(async (r, info) => info.withAck(['HSET', 'stages', r.workflow_id, 'done']), { group: 'g', consumer: 'c' });
+console.log(bus);
 // toolresult/mcp's types need neither MCP SDK major.
 import { McpSchemaValidator, wrapMcpToolHandler, type McpCallToolResultLike } from 'toolresult/mcp';
 const mcpValid: boolean = new McpSchemaValidator({ cacheSize: 8 }).getValidator<{ n: number }>({ type: 'object' })({}).valid;
@@ -216,6 +238,13 @@ const aiRun: PromiseLike<ToolResult> | AsyncIterable<ToolResult> = aiTools.echo.
 const aiPart: UIToolPart = toUIToolPart({} as ToolResult, { state: 'output-available' });
 const aiBack: ToolResult | undefined = fromUIToolPart(aiPart);
 console.log(aiRun, aiBack);
+// toolresult/langchain's and toolresult/openai-agents' types need neither framework.
+import { toolResultMiddleware, type ToolResultMiddlewareOptions } from 'toolresult/langchain';
+import { toolResultGuardrail, wrapAgentTool, type AgentToolOutputGuardrail } from 'toolresult/openai-agents';
+const lcOptions: ToolResultMiddlewareOptions = { budget: { maxChars: 100 }, screen: true, traceArguments: false };
+const guard: AgentToolOutputGuardrail = toolResultGuardrail({ throwException: true });
+const agentTool = wrapAgentTool({ type: 'function', name: 'x', description: 'd', invoke: async () => 'ok' }, { budget: { maxBytes: 10 } });
+console.log(toolResultMiddleware, lcOptions, guard, agentTool.name);
 export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
   // The optional peer dependency a user of toolresult/otel installs.
@@ -238,6 +267,63 @@ export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
       '--typeRoots',
       path.join(root, 'node_modules', '@types'),
       'main.ts',
+    ],
+    dir,
+  );
+});
+
+// toolresult/react with the user's React (an optional peer: copied in, as a user installs it):
+// server rendering from CommonJS and ESM, and the published types under nodenext.
+test('toolresult/react: server rendering from CommonJS and ESM, and its types', () => {
+  const dir = project('react-app', { type: 'module' });
+  for (const p of ['react', 'react-dom', 'scheduler', '@types/react', 'csstype'])
+    cpSync(path.join(root, 'node_modules', p), path.join(dir, 'node_modules', p), { recursive: true });
+  const part = { type: 'tool-deploy', toolCallId: 'c1', state: 'approval-requested', input: {}, approval: { id: 'a1' } };
+  writeFileSync(
+    path.join(dir, 'main.js'),
+    `import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createRequire } from 'node:module';
+import { ToolResultView } from 'toolresult/react';
+const cjs = createRequire(import.meta.url)('toolresult/react');
+console.log(JSON.stringify([renderToString(createElement(ToolResultView, { toolPart: ${JSON.stringify(part)}, theme: 'dark' })), cjs.ToolResultView === ToolResultView]));`,
+  );
+  assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), ['<tool-result-view theme="dark"></tool-result-view>', true]);
+  writeFileSync(
+    path.join(dir, 'app.ts'),
+    `import { createElement, useRef } from 'react';
+import { ToolResultView, type ToolResultViewElement, type ToolResultViewProps } from 'toolresult/react';
+import type { UIToolPart } from 'toolresult/ai';
+declare const part: UIToolPart;
+const props: ToolResultViewProps = { toolPart: part, collapsed: true, theme: 'light', onApprove: (d) => console.log(d.approvalId, d.toolCallId) };
+// @ts-expect-error result and toolPart together
+const both: ToolResultViewProps = { toolPart: part, result: '{}' };
+export function View() {
+  const ref = useRef<ToolResultViewElement>(null);
+  return createElement(ToolResultView, { ...props, ref });
+}
+export { both };`,
+  );
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  sh(
+    process.execPath,
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--lib',
+      'es2022,dom',
+      '--types',
+      'node',
+      '--typeRoots',
+      path.join(root, 'node_modules', '@types'),
+      'app.ts',
     ],
     dir,
   );

@@ -126,27 +126,110 @@ export function toMcpCallToolResult(result: ToolResult | string, options: { revi
   return to('mcp', result, options.revision ?? '');
 }
 
-/** An Anthropic `tool_result` block (tool_use_id, content as text or text/image blocks, is_error). */
+/**
+ * An Anthropic `tool_result` block (tool_use_id, content, is_error). Text and
+ * images are blocks; embedded PDFs and blocks read from Anthropic documents
+ * are `document` blocks (base64 PDF, plain text, URL; title, context,
+ * citations and cache_control kept in the block's `_meta`); search results
+ * and documents with `content` or `file` sources are written back whole;
+ * anything else is a text note.
+ */
 export function toAnthropicToolResult(result: ToolResult | string): Record<string, unknown> {
   return to('anthropic', result);
 }
 
-/** An Anthropic `tool_result` block as a ToolResult (`tool_name` from the context). */
+/**
+ * An Anthropic `tool_result` block as a ToolResult (`tool_name` from the
+ * context). `document` blocks become MCP blocks (a base64 PDF or plain text
+ * an embedded `resource`, a URL a `resource_link`); `search_result` blocks
+ * and documents with `content` or `file` sources are kept whole as
+ * `anthropic/search-result` and `anthropic/document` blocks, which
+ * `toMcpCallToolResult` refuses.
+ */
 export function fromAnthropicToolResult(block: unknown, context: CallContext & { tool_name: string }): ToolResult {
   return from('anthropic', block, context);
 }
 
-/** An OpenAI Responses API `function_call_output` item (call_id, output text). */
-export function toOpenAIFunctionCallOutput(result: ToolResult | string): { type: 'function_call_output'; call_id: string; output: string } {
-  return to('openai-function-call-output', result);
+/** Cache breakpoint of an OpenAI output part, as read. */
+type OpenAICacheBreakpoint = { mode: 'explicit'; ttl?: '30m' | '12h' } | null;
+
+/**
+ * A part of an OpenAI Responses `function_call_output` list output (the
+ * `openai` package's `ResponseFunctionCallOutputItem`).
+ */
+export type OpenAIOutputPart =
+  | { type: 'input_text'; text: string; prompt_cache_breakpoint?: OpenAICacheBreakpoint }
+  | {
+      type: 'input_image';
+      image_url?: string;
+      file_id?: string;
+      detail?: 'low' | 'high' | 'auto' | 'original' | null;
+      prompt_cache_breakpoint?: OpenAICacheBreakpoint;
+    }
+  | {
+      type: 'input_file';
+      file_data?: string;
+      file_id?: string;
+      file_url?: string;
+      filename?: string | null;
+      detail?: 'low' | 'high' | 'auto';
+      prompt_cache_breakpoint?: OpenAICacheBreakpoint;
+    };
+
+/** An OpenAI Responses API `function_call_output` input item. */
+export interface OpenAIFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string | OpenAIOutputPart[];
 }
 
-/** An OpenAI Chat Completions tool message (`{ role: "tool", tool_call_id, content }`). */
+/** Options of `toOpenAIFunctionCallOutput`. */
+export interface OpenAIFunctionCallOutputOptions {
+  /**
+   * `true` (the default): the output is a list of parts when the result
+   * holds images or files OpenAI can take (or blocks read from OpenAI
+   * parts), else one string. `false`: always one string, images and files
+   * as notes (for models or gateways that take text outputs only).
+   */
+  multimodal?: boolean;
+}
+
+/**
+ * An OpenAI Responses API `function_call_output` item. A text-only result
+ * (or a failure) gives one string; a result with images or files gives
+ * `input_text`, `input_image` (a data URL, a URL or a file id) and
+ * `input_file` (data, a URL or a file id) parts, unless `multimodal: false`.
+ * Blocks read from OpenAI parts become the same parts again.
+ */
+export function toOpenAIFunctionCallOutput(
+  result: ToolResult | string,
+  options: OpenAIFunctionCallOutputOptions & { multimodal: false },
+): OpenAIFunctionCallOutput & { output: string };
+export function toOpenAIFunctionCallOutput(result: ToolResult | string, options?: OpenAIFunctionCallOutputOptions): OpenAIFunctionCallOutput;
+export function toOpenAIFunctionCallOutput(result: ToolResult | string, options: OpenAIFunctionCallOutputOptions = {}): OpenAIFunctionCallOutput {
+  if (options.multimodal !== undefined && typeof options.multimodal !== 'boolean') {
+    throw new ToolResultError('invalid_options', 'multimodal is a boolean');
+  }
+  return to('openai-function-call-output', result, options.multimodal === false ? 'text' : '');
+}
+
+/**
+ * An OpenAI Chat Completions tool message (`{ role: "tool", tool_call_id,
+ * content }`). Chat tool messages take text only: the content is one
+ * string, images and files as notes.
+ */
 export function toOpenAIChatToolMessage(result: ToolResult | string): { role: 'tool'; tool_call_id: string; content: string } {
   return to('openai-chat', result);
 }
 
-/** An OpenAI `function_call_output` or Chat tool message as a ToolResult (always `success`: OpenAI has no error flag). */
+/**
+ * An OpenAI `function_call_output` or Chat tool message as a ToolResult
+ * (always `success`: OpenAI has no error flag). A string output is the
+ * output; output parts are content blocks (a base64 data URL an `image` or
+ * embedded `resource`, another URL a `resource_link`, a file id an
+ * `ai-sdk/file-reference` block with `{ openai: id }`); Chat `text` parts are
+ * joined into the output, and other Chat parts are refused.
+ */
 export function fromOpenAIToolOutput(output: unknown, context: CallContext & { tool_name: string }): ToolResult {
   return from('openai', output, context);
 }

@@ -344,16 +344,6 @@ export function readToolResult(result: ToolResult, request: ToolResultRequest, b
   const first = offset ?? 1;
   if (first > totalLines) return fail(`offset ${first} is past the end: the output has ${totalLines} lines`);
   const lastAsked = limit !== undefined ? Math.min(totalLines, first + limit - 1) : totalLines;
-  // Grow the page a line at a time by escaped length, then check the whole answer.
-  const overhead = 600;
-  let room = m.chars - overhead;
-  let last = first - 1;
-  for (let n = first; n <= lastAsked; n++) {
-    const cost = escapedLength(text.slice(starts[n - 1], lineEnd(n))) + 2;
-    if (cost > room) break;
-    room -= cost;
-    last = n;
-  }
   const build = (to: number) => {
     const complete = to >= lastAsked;
     const endsOutput = to >= totalLines;
@@ -378,6 +368,17 @@ export function readToolResult(result: ToolResult, request: ToolResultRequest, b
       },
     };
   };
+  // Grow the page a line at a time by escaped length, then check the whole answer.
+  // The room is what the answer without any line leaves (measured: a fixed guess
+  // left nothing of a budget near the 500 floor), less a little for the numbers.
+  let room = m.chars - (JSON.stringify(build(first - 1)).length + 64);
+  let last = first - 1;
+  for (let n = first; n <= lastAsked; n++) {
+    const cost = escapedLength(text.slice(starts[n - 1], lineEnd(n))) + 2;
+    if (cost > room) break;
+    room -= cost;
+    last = n;
+  }
   while (last >= first) {
     const page = build(last);
     if (m.fits(page)) return page;
@@ -435,7 +436,7 @@ function charPage(
   };
   // Escaped characters cost more in the answer: the longest slice whose
   // escaped length fits the room (every character costs at least one).
-  const room = m.chars - 600;
+  const room = m.chars - (JSON.stringify(build(from)).length + 64);
   let lo = from;
   let hi = Math.min(cap, from + Math.max(0, room));
   while (lo < hi) {

@@ -21,7 +21,8 @@ function isBytes(input: unknown): input is Uint8Array {
 
 /**
  * Screens a tool result or any text. A string or UTF-8 bytes are screened as
- * text (findings have path `""`); any other value is JSON data, and every
+ * text (findings have path `""`; a text that is one JSON document is read as
+ * its decoded strings, so it gets the verdict of its parsed value); any other value is JSON data, and every
  * string in it is screened, object keys included (a ToolResult's output,
  * content blocks, error message, stdout and stderr). Findings carry the JSON
  * Pointer of their string and UTF-16 offsets into it.

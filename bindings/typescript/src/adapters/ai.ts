@@ -16,6 +16,7 @@ import { toReference } from '../reference.js';
 import { ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
 import { applyScreen, screen } from '../screen.js';
+import { type RunningToolSpan, startToolSpan, type ToolSpanOptions } from './span.js';
 
 // ---------------------------------------------------------------------------
 // The AI SDK's shapes, as much of them as this module reads or writes.
@@ -105,8 +106,8 @@ export interface ResultInfo {
   preliminary: boolean;
 }
 
-/** The options of `withToolResults`. */
-export interface WithToolResultsOptions {
+/** The options of `withToolResults` (`tracer`, `traceArguments`, `traceResult`: an `execute_tool` span around each run). */
+export interface WithToolResultsOptions extends ToolSpanOptions {
   /** What the model may receive of one result (`boundForModel`'s budget); a larger one is cut, or, with a store, referenced. Default: 10 MiB. */
   budget?: ModelBudget;
   /** Screen every final result (`true`, or the screen's options); a REJECT gives the model the reasons and never the content. */
@@ -210,6 +211,8 @@ function checkOptions(options: WithToolResultsOptions): void {
   }
   if (onResult !== undefined && typeof onResult !== 'function') throw optionsError('/onResult', 'onResult must be a function');
   if (asSchema !== undefined && typeof asSchema !== 'function') throw optionsError('/asSchema', 'asSchema must be the AI SDK function asSchema');
+  if (options.tracer !== undefined && (options.tracer === null || typeof options.tracer.startSpan !== 'function'))
+    throw optionsError('/tracer', 'tracer must be an OpenTelemetry Tracer (startSpan)');
 }
 
 // ---------------------------------------------------------------------------
@@ -383,19 +386,38 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
     await options.onResult?.(result, { toolName: call.toolName, toolCallId: call.toolCallId, preliminary });
   };
 
-  const finish = async (call: Call, started: number, outcome: { output: unknown } | { error: unknown; aborted: boolean }): Promise<ToolResult> => {
-    let result = buildResult(call, started, outcome);
-    if (registry && result.status === 'success') result = (await registry()).checkResult(result);
-    if (options.screen) {
-      const screenOptions = options.screen === true ? {} : options.screen;
-      result = applyScreen(result, screen(result, { ...screenOptions, tool_name: screenOptions.tool_name ?? call.toolName }));
+  const finish = async (
+    call: Call,
+    started: number,
+    outcome: { output: unknown } | { error: unknown; aborted: boolean },
+    span: RunningToolSpan,
+  ): Promise<ToolResult> => {
+    let result: ToolResult;
+    try {
+      result = buildResult(call, started, outcome);
+      if (registry && result.status === 'success') result = (await registry()).checkResult(result);
+      if (options.screen) {
+        const screenOptions = options.screen === true ? {} : options.screen;
+        result = applyScreen(result, screen(result, { ...screenOptions, tool_name: screenOptions.tool_name ?? call.toolName }));
+      }
+    } catch (e) {
+      span.end(buildResult(call, started, { error: e, aborted: false }));
+      throw e;
     }
+    // The span ends when the result is made; storing it is not the tool's run.
+    span.end(result);
     if (options.store) await options.store.put(result, { dialog_id: options.dialogId as string });
     await report(result, call, false);
     return result;
   };
 
-  async function* stream(call: Call, started: number, source: AsyncIterable<unknown>, signal: AbortSignal | undefined): AsyncGenerator<ToolResult> {
+  async function* stream(
+    call: Call,
+    started: number,
+    source: AsyncIterable<unknown>,
+    signal: AbortSignal | undefined,
+    span: RunningToolSpan,
+  ): AsyncGenerator<ToolResult> {
     let last: unknown;
     try {
       for await (const value of source) {
@@ -405,10 +427,10 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
         yield partial;
       }
     } catch (error) {
-      yield await finish(call, started, { error, aborted: signal?.aborted === true });
+      yield await finish(call, started, { error, aborted: signal?.aborted === true }, span);
       return;
     }
-    yield await finish(call, started, { output: last });
+    yield await finish(call, started, { output: last }, span);
   }
 
   const wrapped = {
@@ -418,16 +440,20 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
       const started = Date.now();
       const call: Call = { toolName: name, toolCallId: String(execOptions?.toolCallId ?? ''), input };
       const signal = execOptions?.abortSignal;
+      const span = startToolSpan(
+        { toolName: name, toolCallId: call.toolCallId, arguments: input, description: typeof tool.description === 'string' ? tool.description : undefined },
+        options,
+      );
       let returned: unknown;
       try {
         returned = execute.call(tool, input, execOptions);
       } catch (error) {
-        return finish(call, started, { error, aborted: signal?.aborted === true });
+        return finish(call, started, { error, aborted: signal?.aborted === true }, span);
       }
-      if (isAsyncIterable(returned)) return stream(call, started, returned, signal);
+      if (isAsyncIterable(returned)) return stream(call, started, returned, signal, span);
       return Promise.resolve(returned).then(
-        (output) => finish(call, started, { output }),
-        (error: unknown) => finish(call, started, { error, aborted: signal?.aborted === true }),
+        (output) => finish(call, started, { output }, span),
+        (error: unknown) => finish(call, started, { error, aborted: signal?.aborted === true }, span),
       );
     },
     async toModelOutput(o: { toolCallId: string; input: unknown; output: unknown }): Promise<AiToolModelOutput> {

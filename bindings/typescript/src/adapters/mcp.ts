@@ -11,7 +11,9 @@
 //   stores the full result and bounds what goes to the client.
 // - `registerResultResources(server, store, { ResourceTemplate })`: serves the
 //   `toolresult://dialogs/{dialog}/tool-results/{tool_call_id}` links the
-//   wrapper adds when it cut an output, with the full stored result.
+//   wrapper adds when it cut an output, with the full stored result, or with
+//   a query (`?offset=&limit=`, `?pattern=`, `?path=`, ...) one piece of it,
+//   paged by the same code as get_tool_result (paging.ts).
 // - `registerMcpTool(server, name, config, handler, options)`: `registerTool`
 //   with the wrapper, and `_meta["anthropic/maxResultSizeChars"]` from the budget.
 import { createFailure } from '../api.js';
@@ -22,7 +24,9 @@ import { ToolResultError } from '../errors.js';
 import type { SchemaOptions, ScreenOptions, StoredMeta, ToolResult } from '../generated/types.js';
 import { CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
+import { DEFAULT_PAGE_BUDGET, readToolResult, type ToolResultPage, type ToolResultRequest } from '../paging.js';
 import { applyScreen, screen } from '../screen.js';
+import { startToolSpan, type ToolSpanOptions } from './span.js';
 
 // ---------------------------------------------------------------------------
 // The SDK's shapes (v1 and v2 agree on every one used here).
@@ -205,12 +209,30 @@ export function resultUri(dialogId: string, toolCallId: string): string {
   return `toolresult://dialogs/${encodeURIComponent(dialogId)}/tool-results/${encodeURIComponent(toolCallId)}`;
 }
 
+/** The query parameters a result link takes to read one piece of the result: `get_tool_result`'s arguments. */
+export const RESULT_PAGE_PARAMS = ['offset', 'limit', 'char_offset', 'char_limit', 'pattern', 'context', 'ignore_case', 'path'] as const;
+
+/**
+ * The same links with the query that reads a piece (RFC 6570 form-style
+ * query; every parameter optional, each value percent-encoded, `/` and `,`
+ * included), listed by `resources/templates/list` so clients can find it.
+ */
+export const RESULT_PAGE_URI_TEMPLATE = `${RESULT_URI_TEMPLATE}{?${RESULT_PAGE_PARAMS.join(',')}}`;
+
+/** A piece of a stored result as a link: `resultUri(...)` with `?offset=…&limit=…` (`get_tool_result`'s arguments). */
+export function resultPageUri(dialogId: string, toolCallId: string, request: Omit<ToolResultRequest, 'tool_call_id'> = {}): string {
+  const query = RESULT_PAGE_PARAMS.filter((k) => request[k] !== undefined && request[k] !== null).map((k) => `${k}=${encodeURIComponent(String(request[k]))}`);
+  return query.length === 0 ? resultUri(dialogId, toolCallId) : `${resultUri(dialogId, toolCallId)}?${query.join('&')}`;
+}
+
 /** `_meta` keys the adapter writes (prefix `toolresult/`). */
 export const META = {
   /** On a wrapped tool's result: `{ execution_id, status, stored, uri?, bounded? }`. */
   result: 'toolresult/result',
   /** On a resource read: the sha256 (lowercase hex) of the `text` served. */
   sha256: 'toolresult/sha256',
+  /** On a resource read of a piece: what it holds, `next` (the link to the next piece) and the whole output's sha256. */
+  page: 'toolresult/page',
   /** On a tool definition (`registerMcpTool`): the largest result, in characters, Claude Code should keep. */
   maxResultSizeChars: 'anthropic/maxResultSizeChars',
 } as const;
@@ -228,9 +250,11 @@ export const META = {
 export type McpBudget = ContextBudget;
 
 /** Options of {@link wrapMcpToolHandler}. */
-export interface WrapMcpToolOptions {
+export interface WrapMcpToolOptions extends ToolSpanOptions {
   /** The tool's name (the ToolResult's `input.tool_name`). */
   toolName: string;
+  /** The tool's description (the span's `gen_ai.tool.description`; `registerMcpTool` passes the config's). */
+  description?: string;
   /**
    * The output schema `structuredContent` must satisfy: a JSON Schema, a
    * `compileSchema` result, or any Standard JSON Schema (zod 4, ...; read
@@ -394,6 +418,8 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
   if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight)) {
     throw invalidOptions('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
   }
+  if (options.tracer !== undefined && (options.tracer === null || typeof options.tracer.startSpan !== 'function'))
+    throw invalidOptions('/tracer', 'tracer must be an OpenTelemetry Tracer (startSpan)');
   // Compiled on first use: in browsers the engine may load after the tool is registered.
   let registry: ToolRegistry | undefined;
   const checker = (): ToolRegistry | undefined => {
@@ -424,6 +450,7 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
     const toolCallId = options.toolCallId?.(args, extra);
     const input = { tool_name: toolName, parameters: args, ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }) };
 
+    const span = startToolSpan({ toolName, ...(toolCallId === undefined ? {} : { toolCallId }), arguments: args, description: options.description }, options);
     const started = Date.now();
     let raw: unknown;
     let thrown: { error: unknown } | undefined;
@@ -466,13 +493,20 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
     }
 
     // 2, 3. The output schema, then the screen.
-    const r = toClient && !toClient.isError ? checker() : undefined;
-    const screenOptions = options.screen === undefined || options.screen === false ? undefined : options.screen === true ? {} : options.screen;
-    if (r) {
-      full = r.checkResult(full, screenOptions === undefined ? undefined : { screen: screenOptions });
-    } else if (screenOptions !== undefined) {
-      full = applyScreen(full, screen(full, { ...screenOptions, tool_name: screenOptions.tool_name ?? toolName }));
+    try {
+      const r = toClient && !toClient.isError ? checker() : undefined;
+      const screenOptions = options.screen === undefined || options.screen === false ? undefined : options.screen === true ? {} : options.screen;
+      if (r) {
+        full = r.checkResult(full, screenOptions === undefined ? undefined : { screen: screenOptions });
+      } else if (screenOptions !== undefined) {
+        full = applyScreen(full, screen(full, { ...screenOptions, tool_name: screenOptions.tool_name ?? toolName }));
+      }
+    } catch (e) {
+      span.end(failure('TOOLRESULT_ERROR', errorText(e)));
+      throw e;
     }
+    // The span ends when the result is made; storing and bounding it are not the tool's run.
+    span.end(full);
     options.onResult?.(full);
 
     // 4. The store.
@@ -547,27 +581,40 @@ export interface RegisterResultResourcesOptions {
     uriTemplate: string,
     callbacks: { list: undefined },
   ) => unknown;
-  /** The resource template's name (default `toolresult-results`). */
+  /** The resource template's name (default `toolresult-results`; the template with the query is `<name>-pages`). */
   name?: string;
   /** Whether this request may read this result (default: every stored result that the screen did not reject). */
   canRead?: (result: ToolResult, request: { dialogId: string; toolCallId: string; extra: unknown }) => boolean | Promise<boolean>;
+  /**
+   * What one read of a piece (a link with a query) may hold, as for
+   * `get_tool_result` (default 8,000 characters; each limit at least 500).
+   * A link without a query still reads the whole result.
+   */
+  pageBudget?: ContextBudget;
 }
 
-/** A JSON-RPC error the SDKs pass on as is: -32602 with `data.uri` (v2 reads it as its ResourceNotFoundError). */
+/**
+ * A JSON-RPC error the SDKs pass on as is: -32602 with `data.uri` (v2 reads
+ * it as its ResourceNotFoundError when `uri` is all the data holds).
+ */
 class ResourceError extends Error {
   readonly code = -32602;
-  readonly data: { uri: string };
-  constructor(uri: string, message: string) {
+  readonly data: { uri: string; [key: string]: unknown };
+  constructor(uri: string, message: string, more: Record<string, unknown> = {}) {
     super(message);
     this.name = 'ResourceError';
-    this.data = { uri };
+    this.data = { uri, ...more };
   }
 }
 
 function variable(variables: Record<string, string | string[]>, name: string): string | undefined {
   const v = variables?.[name];
-  const s = Array.isArray(v) ? v[0] : v;
+  let s = Array.isArray(v) ? v[0] : v;
   if (typeof s !== 'string') return undefined;
+  // The template's last variable takes what follows it too; the links encode
+  // `?`, so a raw one starts the query (read from the URL itself).
+  const q = s.indexOf('?');
+  if (q >= 0) s = s.slice(0, q);
   try {
     return decodeURIComponent(s);
   } catch {
@@ -575,16 +622,80 @@ function variable(variables: Record<string, string | string[]>, name: string): s
   }
 }
 
+type PageQuery = { ok: true; request: Omit<ToolResultRequest, 'tool_call_id'> | undefined } | { ok: false; error: string };
+
+/**
+ * The piece a link's query asks for, as `get_tool_result` arguments, or
+ * `undefined` for no query. Percent-decoded as RFC 3986 says (`+` is a plus,
+ * not a space); numbers as numbers, so `readToolResult` names a bad one.
+ */
+function pageQuery(uri: URL): PageQuery {
+  const search = uri.search.startsWith('?') ? uri.search.slice(1) : uri.search;
+  if (search === '') return { ok: true, request: undefined };
+  const request: Record<string, unknown> = {};
+  for (const pair of search.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    let key: string;
+    let value: string;
+    try {
+      key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq));
+      value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1));
+    } catch {
+      return { ok: false, error: `the query has malformed percent-encoding: ${JSON.stringify(pair)}` };
+    }
+    if (!(RESULT_PAGE_PARAMS as readonly string[]).includes(key)) {
+      return { ok: false, error: `unknown query parameter "${key}"; a result link takes ${RESULT_PAGE_PARAMS.join(', ')}` };
+    }
+    if (Object.hasOwn(request, key)) return { ok: false, error: `the query gives "${key}" twice` };
+    if (key === 'ignore_case') {
+      if (!['true', 'false', '1', '0'].includes(value)) return { ok: false, error: `ignore_case must be true or false, got ${JSON.stringify(value)}` };
+      request[key] = value === 'true' || value === '1';
+    } else if (key === 'pattern' || key === 'path') {
+      request[key] = value;
+    } else {
+      request[key] = /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+    }
+  }
+  return { ok: true, request: Object.keys(request).length === 0 ? undefined : (request as Omit<ToolResultRequest, 'tool_call_id'>) };
+}
+
+/** A page's note for a resource reader: the next piece named by its link, not by a get_tool_result call. */
+function resourceNote(page: ToolResultPage, next: string | undefined): string {
+  const cut = page.note.indexOf('; call get_tool_result');
+  const head = cut >= 0 ? page.note.slice(0, cut) : page.note.replace(/\.$/, '');
+  return next === undefined ? `${head}.` : `${head}; read ${next} for what follows.`;
+}
+
 /**
  * Serves `resources/read` for the links {@link wrapMcpToolHandler} adds
- * (`toolresult://dialogs/{dialog}/tool-results/{tool_call_id}`): the full
- * stored ToolResult as `application/json` text, with `_meta["toolresult/sha256"]`
- * the sha256 of that text. Registers one resource template on an
+ * (`toolresult://dialogs/{dialog}/tool-results/{tool_call_id}`), on an
  * `McpServer` of SDK v1 or v2 (`registerResource` with the SDK's own
  * `ResourceTemplate`, passed in `options` so this package never imports the
- * SDK). Unknown links, links into another dialog and results the screen
- * rejected answer JSON-RPC error -32602 (`data.uri` set). The links are not
- * listed (`resources/list`), as MCP allows for links returned by tools.
+ * SDK):
+ *
+ * - a link as it is: the full stored ToolResult as `application/json` text,
+ *   `_meta["toolresult/sha256"]` the sha256 of that text;
+ * - a link with a query (`?offset=&limit=`, `?char_offset=&char_limit=`,
+ *   `?pattern=&context=&ignore_case=`, `?path=`; {@link resultPageUri}):
+ *   one piece, read by the same code as `get_tool_result`
+ *   (`readToolResult`) within `pageBudget`. The `text` is that exact slice
+ *   of the output (`text/plain`; pattern pages are `N:` / `N-` numbered
+ *   lines), `_meta["toolresult/sha256"]` its sha256, and
+ *   `_meta["toolresult/page"]` says what it holds (`kind`, `lines`,
+ *   `chars`, `matches`, `path`, `complete`, `note`), gives `next`, the link
+ *   to the next piece, and `sha256`, the whole output text's, so a client
+ *   can check the pieces it joined.
+ *
+ * Unknown links, links into another dialog and results the screen rejected
+ * answer JSON-RPC error -32602 (`data.uri` set); so does a piece that
+ * cannot be served (an offset past the end, a pointer that does not
+ * resolve, a bad pattern), saying why, its `data` also giving
+ * `total_lines` and `total_chars`. The links are not listed
+ * (`resources/list`), as MCP allows for links returned by tools; the two
+ * templates are (`resources/templates/list`): the link, and the link with
+ * its query ({@link RESULT_PAGE_URI_TEMPLATE}). Returns the first
+ * registration.
  */
 export function registerResultResources(server: McpResourceServer, store: McpResultStore, options: RegisterResultResourcesOptions): unknown {
   if (!server || typeof (server as { registerResource?: unknown }).registerResource !== 'function') {
@@ -599,7 +710,24 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
       "pass the SDK's ResourceTemplate class: registerResultResources(server, store, { ResourceTemplate }) (v1: '@modelcontextprotocol/sdk/server/mcp.js', v2: '@modelcontextprotocol/server')",
     );
   }
-  const template = new options.ResourceTemplate(RESULT_URI_TEMPLATE, { list: undefined });
+  const pageBudget = options.pageBudget ?? DEFAULT_PAGE_BUDGET;
+  try {
+    // Checks the budget once, here (readToolResult measures it first).
+    readToolResult(
+      { input: { tool_name: 'probe', parameters: {} }, status: 'success', output: 'x', metadata: {} } as unknown as ToolResult,
+      { tool_call_id: 'p' },
+      pageBudget,
+    );
+  } catch (e) {
+    if (e instanceof ToolResultError && e.code === 'invalid_options') {
+      throw new ToolResultError(
+        'invalid_options',
+        e.message,
+        e.issues.map((i) => ({ ...i, path: i.path.replace(/^\/budget/, '/pageBudget') })),
+      );
+    }
+    throw e;
+  }
   const read = async (uri: URL, variables: Record<string, string | string[]>, extra: unknown) => {
     const href = uri.href;
     const dialogId = variable(variables, 'dialog');
@@ -614,16 +742,39 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
     }
     if (result.status === 'security_violation') throw new ResourceError(href, `Resource ${href} is withheld: the safety screen rejected this result`);
     if (options.canRead && !(await options.canRead(result, { dialogId, toolCallId, extra }))) throw missing();
+    const about = { execution_id: result.metadata.execution_id, status: result.status };
+    const query = pageQuery(uri);
+    if (!query.ok) throw new ResourceError(href, `Resource ${href}: ${query.error}`, { reason: 'invalid_query' });
+    const answer = query.request === undefined ? undefined : readToolResult(result, { ...query.request, tool_call_id: toolCallId }, pageBudget);
+    if (answer && 'invalid' in answer) {
+      const { error, total_lines, total_chars } = answer.invalid;
+      throw new ResourceError(href, `Resource ${href}: ${error}`, { total_lines, total_chars });
+    }
+    if (answer && 'page' in answer) {
+      const { page } = answer;
+      const { tool_call_id: _id, ...nextArgs } = page.next ?? { tool_call_id: '' };
+      const next = page.next ? resultPageUri(dialogId, toolCallId, nextArgs) : undefined;
+      const held = {
+        kind: page.kind,
+        ...(page.lines ? { lines: page.lines } : {}),
+        ...(page.chars ? { chars: page.chars } : {}),
+        ...(page.matches ? { matches: page.matches } : {}),
+        ...(page.path !== undefined ? { path: page.path } : {}),
+        complete: page.complete,
+        ...(next ? { next } : {}),
+        note: resourceNote(page, next),
+        sha256: page.sha256,
+      };
+      return {
+        contents: [
+          { uri: href, mimeType: 'text/plain', text: page.text, _meta: { [META.sha256]: sha256Hex(page.text), [META.result]: about, [META.page]: held } },
+        ],
+      };
+    }
+    // No query (or one asking for nothing but the whole result, which fits): the whole result.
     const text = JSON.stringify(result);
     return {
-      contents: [
-        {
-          uri: href,
-          mimeType: 'application/json',
-          text,
-          _meta: { [META.sha256]: sha256Hex(text), [META.result]: { execution_id: result.metadata.execution_id, status: result.status } },
-        },
-      ],
+      contents: [{ uri: href, mimeType: 'application/json', text, _meta: { [META.sha256]: sha256Hex(text), [META.result]: about } }],
     };
   };
   const metadata = {
@@ -631,11 +782,45 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
     description: 'Full results of tool calls, stored by toolresult; tools link to them when their output was cut.',
     mimeType: 'application/json',
   };
-  return (server.registerResource as (...a: unknown[]) => unknown)(options.name ?? 'toolresult-results', template, metadata, read);
+  const name = options.name ?? 'toolresult-results';
+  const register = server.registerResource as (...a: unknown[]) => unknown;
+  const registered = register.call(server, name, new options.ResourceTemplate(RESULT_URI_TEMPLATE, { list: undefined }), metadata, read);
+  // Listed so clients find the query. The SDKs try templates in the order
+  // registered and the first one matches every link, query or not; this one
+  // is there to be listed (its match would need every parameter, in order).
+  register.call(
+    server,
+    `${name}-pages`,
+    new options.ResourceTemplate(RESULT_PAGE_URI_TEMPLATE, { list: undefined }),
+    {
+      title: 'Pieces of tool results',
+      description:
+        'One piece of a stored tool result, within a budget: lines (offset, limit), characters (char_offset, char_limit), lines matching a pattern (pattern, context, ignore_case) or a JSON member (path). _meta["toolresult/page"] says what it holds and links the next piece.',
+      mimeType: 'text/plain',
+    },
+    read,
+  );
+  return registered;
 }
 
 // ---------------------------------------------------------------------------
 // registerMcpTool
+
+/**
+ * The `_meta["anthropic/maxResultSizeChars"]` a budget honestly promises, in
+ * characters (Unicode code points, as in every budget and as `budgetFor`
+ * reads the figure back): the tightest of `maxChars` and `maxBytes` (a UTF-8
+ * byte limit bounds the characters too: no character takes less than one
+ * byte). A `maxTokens` limit alone promises no character count (one token
+ * may be any number of characters, by `countTokens` and by the estimate
+ * alike: a run of letters is one piece of it), so nothing is written for
+ * it: `undefined`.
+ */
+export function maxResultSizeChars(budget: McpBudget | undefined): number | undefined {
+  if (!isObject(budget)) return undefined;
+  const limits = [budget.maxChars, budget.maxBytes].filter((n): n is number => typeof n === 'number');
+  return limits.length === 0 ? undefined : Math.min(...limits);
+}
 
 /** An `McpServer` (v1 or v2): the one method used. */
 export interface McpToolServer {
@@ -644,9 +829,10 @@ export interface McpToolServer {
 
 /**
  * `server.registerTool(name, config, wrapMcpToolHandler(handler, { toolName:
- * name, ...options }))`, for SDK v1 and v2. With a budget it sets
- * `_meta["anthropic/maxResultSizeChars"]` on the tool definition (the
- * budget's `maxChars`, else its `maxBytes`: no text block sent is longer).
+ * name, ...options }))`, for SDK v1 and v2. With a budget in characters or
+ * bytes it sets `_meta["anthropic/maxResultSizeChars"]` on the tool
+ * definition ({@link maxResultSizeChars}); a budget in tokens alone sets
+ * nothing.
  * Without `options.outputSchema`, a Standard JSON Schema `config.outputSchema`
  * (a `compileSchema` result, zod 4, ...) is used for it.
  */
@@ -663,8 +849,9 @@ export function registerMcpTool<A extends unknown[], R extends McpCallToolResult
   if (!isObject(config)) throw invalidOptions('/config', 'the tool config must be an object');
   const declared = config.outputSchema;
   const standard = isObject(declared) && isObject((declared as Record<string, unknown>)['~standard']) ? declared : undefined;
-  const wrapped = wrapMcpToolHandler(handler, { ...options, toolName: name, outputSchema: options.outputSchema ?? standard });
-  const chars = options.budget?.maxChars ?? options.budget?.maxBytes;
+  const description = options.description ?? (typeof config.description === 'string' ? config.description : undefined);
+  const wrapped = wrapMcpToolHandler(handler, { ...options, toolName: name, outputSchema: options.outputSchema ?? standard, description });
+  const chars = maxResultSizeChars(options.budget);
   const meta = chars === undefined ? config._meta : { ...(isObject(config._meta) ? config._meta : {}), [META.maxResultSizeChars]: chars };
   const withMeta = meta === undefined ? config : { ...config, _meta: meta };
   return (server.registerTool as (...a: unknown[]) => unknown)(name, withMeta, wrapped);

@@ -325,7 +325,7 @@ export const toolResultSchema = {
           }
         }
       },
-      "description": "What the tool showed the model, as content blocks (MCP `ContentBlock`:\n`text`, `image`, `audio`, `resource_link`, `resource`; for AI SDK parts\nMCP has no block for, `ai-sdk/file-reference` and `ai-sdk/custom`),\neach kept as given. `output` is the machine-readable result (MCP\n`structuredContent`)."
+      "description": "What the tool showed the model, as content blocks (MCP `ContentBlock`:\n`text`, `image`, `audio`, `resource_link`, `resource`; for provider\ncontent MCP has no block for, `ai-sdk/file-reference` (AI SDK\nprovider references, OpenAI file ids), `ai-sdk/custom`,\n`anthropic/search-result` and `anthropic/document`), each kept as\ngiven. `output` is the machine-readable result (MCP\n`structuredContent`)."
     },
     "meta": {
       "type": [

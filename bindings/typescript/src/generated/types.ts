@@ -710,9 +710,11 @@ export interface ToolResult {
   error_code?: string | null;
   /**
    * What the tool showed the model, as content blocks (MCP `ContentBlock`:
-   * `text`, `image`, `audio`, `resource_link`, `resource`; for AI SDK parts
-   * MCP has no block for, `ai-sdk/file-reference` and `ai-sdk/custom`),
-   * each kept as given. `output` is the machine-readable result (MCP
+   * `text`, `image`, `audio`, `resource_link`, `resource`; for provider
+   * content MCP has no block for, `ai-sdk/file-reference` (AI SDK
+   * provider references, OpenAI file ids), `ai-sdk/custom`,
+   * `anthropic/search-result` and `anthropic/document`), each kept as
+   * given. `output` is the machine-readable result (MCP
    * `structuredContent`).
    */
   content?:

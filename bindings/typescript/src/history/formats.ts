@@ -12,8 +12,8 @@
 // - langchain: ToolMessage instances, their plain-object form `{ type: 'tool',
 //   content, tool_call_id }`, the stored form `{ type: 'tool', data }` and the
 //   serialized form `{ lc: 1, type: 'constructor', id: [..., 'ToolMessage'],
-//   kwargs }` (written from @langchain/core's documented shapes; LangChain is
-//   not a dependency here);
+//   kwargs }` (read structurally, so nothing here imports LangChain; tested
+//   with @langchain/core's own classes, toJSON/load and stored messages);
 // - openai-responses: `function_call_output` / `custom_tool_call_output` input items;
 // - openai-chat: `{ role: 'tool', tool_call_id, content }` messages;
 // - anthropic: `tool_result` blocks in `role: 'user'` messages.

@@ -39,9 +39,11 @@ pub struct ToolResult {
     )]
     pub error_code: Option<String>,
     /// What the tool showed the model, as content blocks (MCP `ContentBlock`:
-    /// `text`, `image`, `audio`, `resource_link`, `resource`; for AI SDK parts
-    /// MCP has no block for, `ai-sdk/file-reference` and `ai-sdk/custom`),
-    /// each kept as given. `output` is the machine-readable result (MCP
+    /// `text`, `image`, `audio`, `resource_link`, `resource`; for provider
+    /// content MCP has no block for, `ai-sdk/file-reference` (AI SDK
+    /// provider references, OpenAI file ids), `ai-sdk/custom`,
+    /// `anthropic/search-result` and `anthropic/document`), each kept as
+    /// given. `output` is the machine-readable result (MCP
     /// `structuredContent`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(
