@@ -459,3 +459,13 @@ test('hostile schemas end in a verdict or a typed error, and the engine keeps wo
   assert.equal(compileSchema(compiles['recursive properties']).isValid(deep), true);
   assert.equal(compileSchema({ type: 'string' }).isValid('alive'), true);
 });
+
+test('patterns: ECMA-262 Unicode properties match; the properties it lacks (Age, segmentation) are invalid_schema (crates/vendor/PATCHES.md)', () => {
+  const greek = compileSchema({ type: 'string', pattern: '^\\p{Script=Greek}+$' });
+  assert.equal(greek.isValid('αβγ'), true);
+  assert.equal(greek.isValid('abc'), false);
+  assert.equal(compileSchema({ type: 'string', pattern: '^\\p{Lu}$' }).isValid('É'), true);
+  for (const pattern of ['\\p{Age=6.0}', '\\p{gcb=Extend}', '\\p{wb=ALetter}', '\\p{sb=Upper}']) {
+    throwsCode(() => compileSchema({ type: 'string', pattern }), 'invalid_schema', (e) => e.issues[0].path === '/pattern');
+  }
+});
