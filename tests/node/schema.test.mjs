@@ -466,6 +466,10 @@ test('patterns: ECMA-262 Unicode properties match; the properties it lacks (Age,
   assert.equal(greek.isValid('abc'), false);
   assert.equal(compileSchema({ type: 'string', pattern: '^\\p{Lu}$' }).isValid('É'), true);
   for (const pattern of ['\\p{Age=6.0}', '\\p{gcb=Extend}', '\\p{wb=ALetter}', '\\p{sb=Upper}']) {
-    throwsCode(() => compileSchema({ type: 'string', pattern }), 'invalid_schema', (e) => e.issues[0].path === '/pattern');
+    throwsCode(
+      () => compileSchema({ type: 'string', pattern }),
+      'invalid_schema',
+      (e) => e.issues[0].path === '/pattern',
+    );
   }
 });
