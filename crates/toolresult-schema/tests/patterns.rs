@@ -4,7 +4,6 @@
 //! run in bounded time.
 
 use serde_json::json;
-use toolresult::IssueCode;
 use toolresult_schema::{compile, SchemaOptions};
 
 fn pattern_schema(pattern: &str) -> toolresult_schema::CompiledSchema {
