@@ -22,10 +22,11 @@ import { boundForModel, type ContextBudget, type ModelBound } from '../budget.js
 import { fromMcpCallToolResult } from '../convert.js';
 import { ToolResultError } from '../errors.js';
 import type { SchemaOptions, ScreenOptions, StoredMeta, ToolResult } from '../generated/types.js';
-import { CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
+import { type CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
 import { DEFAULT_PAGE_BUDGET, readToolResult, type ToolResultPage, type ToolResultRequest } from '../paging.js';
 import { applyScreen, screen } from '../screen.js';
+import { outputSchemaJson } from './run.js';
 import { startToolSpan, type ToolSpanOptions } from './span.js';
 
 // ---------------------------------------------------------------------------
@@ -359,19 +360,6 @@ function boundForClient(result: McpCallToolResultLike, budget: McpBudget | undef
   return { result: bounded, cut };
 }
 
-/** The JSON Schema (and its options) of an `outputSchema` option. */
-function outputSchemaSource(schema: unknown, schemaOptions: SchemaOptions | undefined): { json: unknown; options: SchemaOptions | undefined } {
-  if (schema instanceof CompiledSchema) {
-    const { schema: text, options } = schema.source;
-    return { json: JSON.parse(text), options: options === '' ? undefined : (JSON.parse(options) as SchemaOptions) };
-  }
-  const standard =
-    isObject(schema) || typeof schema === 'function' ? (schema as { '~standard'?: { jsonSchema?: { output?: unknown } } })['~standard'] : undefined;
-  const output = standard?.jsonSchema?.output;
-  if (typeof output === 'function') return { json: output({ target: 'draft-2020-12' }), options: schemaOptions };
-  return { json: schema, options: schemaOptions };
-}
-
 /** The CallToolResult fields a ToolResult holds (the rest go to the client untouched, and are not stored). */
 const CALL_TOOL_RESULT_FIELDS = ['content', 'structuredContent', 'isError', '_meta', 'resultType'];
 
@@ -425,7 +413,7 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
   const checker = (): ToolRegistry | undefined => {
     if (options.outputSchema === undefined) return undefined;
     if (!registry) {
-      const { json, options: schemaOptions } = outputSchemaSource(options.outputSchema, options.schemaOptions);
+      const { json, options: schemaOptions } = outputSchemaJson(options.outputSchema, options.schemaOptions);
       const r = new ToolRegistry(schemaOptions);
       r.register({ name: toolName, outputSchema: json });
       registry = r;
