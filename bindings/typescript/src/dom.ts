@@ -7,7 +7,7 @@
 // link. Status is text, not colour alone; disclosure, copy and the approval
 // buttons are buttons (keyboard-reachable, aria-expanded). The approval
 // buttons only dispatch events: the host decides.
-import { fromUIToolPart, type UIToolApproval, type UIToolPart, type UIToolState } from './adapters/ai.js';
+import { fromUIToolPart, UI_TOOL_STATES, type UIToolApproval, type UIToolPart, type UIToolState } from './adapters/ai.js';
 import { validateToolResult } from './api.js';
 import { ToolResultError } from './errors.js';
 import type { Issue, ToolResult } from './generated/types.js';
@@ -149,16 +149,6 @@ function statusTone(status: string): Tone {
   if (status === 'requires_confirmation' || status === 'timeout' || status === 'cancelled' || status === 'rate_limited') return 'warning';
   return 'danger';
 }
-
-const PART_STATES: readonly string[] = [
-  'input-streaming',
-  'input-available',
-  'approval-requested',
-  'approval-responded',
-  'output-available',
-  'output-error',
-  'output-denied',
-] satisfies UIToolState[];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -590,7 +580,7 @@ function renderChecked(input: unknown, ctx: DomRenderContext, expect: 'any' | 'p
         input,
         'tool part',
         issueList,
-        typeof v.state === 'string' && PART_STATES.includes(v.state) ? v.state : 'no state',
+        typeof v.state === 'string' && (UI_TOOL_STATES as readonly string[]).includes(v.state) ? v.state : 'no state',
         typeof v.type === 'string' ? v.type : 'unknown tool',
       );
     }

@@ -613,7 +613,8 @@ export type UIToolState =
   | 'output-error'
   | 'output-denied';
 
-const STATES: readonly UIToolState[] = [
+/** Every state of an AI SDK 7 UIMessage tool part, in lifecycle order. */
+export const UI_TOOL_STATES: readonly UIToolState[] = [
   'input-streaming',
   'input-available',
   'approval-requested',
@@ -709,7 +710,7 @@ export function toUIToolPart(result: ToolResult, options: ToUIToolPartOptions = 
   const r = checked.value;
   const meta = r.meta ?? {};
   const state = options.state ?? defaultState(r);
-  if (!STATES.includes(state)) throw optionsError('/state', `state must be one of ${STATES.join(', ')}, got ${String(state)}`);
+  if (!UI_TOOL_STATES.includes(state)) throw optionsError('/state', `state must be one of ${UI_TOOL_STATES.join(', ')}, got ${String(state)}`);
   if (options.output !== undefined && options.output !== 'result' && options.output !== 'output')
     throw optionsError('/output', "output must be 'result' or 'output'");
   const name = r.input.tool_name;
@@ -819,7 +820,7 @@ export function fromUIToolPart(part: unknown): ToolResult | undefined {
   if (typeof toolName !== 'string' || toolName === '') throw partError('/toolName', 'a dynamic-tool part names its tool in toolName');
   if (typeof part.toolCallId !== 'string' || part.toolCallId === '') throw partError('/toolCallId', 'toolCallId must be a non-empty string');
   const state = part.state as UIToolState;
-  if (!STATES.includes(state)) throw partError('/state', `state must be one of ${STATES.join(', ')}`, 'invalid_enum');
+  if (!UI_TOOL_STATES.includes(state)) throw partError('/state', `state must be one of ${UI_TOOL_STATES.join(', ')}`, 'invalid_enum');
   if (state === 'input-streaming' || state === 'input-available' || state === 'approval-responded') return undefined;
 
   const meta: Record<string, unknown> = {};
