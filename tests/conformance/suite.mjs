@@ -53,6 +53,8 @@ export function files(draft) {
  */
 export function runDraft(toolresult, { dir, dialect }, documents = remotes()) {
   const results = [];
+  // Cases whose schema has a plan, so that isValid/validate were judged in JS.
+  let planned = 0;
   for (const file of files(dir)) {
     const optional = file.includes('/optional/');
     const formats = file.includes('/optional/format/') ? 'assert' : 'annotate';
@@ -74,11 +76,18 @@ export function runDraft(toolresult, { dir, dialect }, documents = remotes()) {
           detail = `compile: ${compileError.message.split('\n').slice(0, 2).join(' ')}`;
         } else {
           try {
+            // By value: through the schema's plan where it has one
+            // (docs/schema-plan.md), else the engine.
             const valid = schema.isValid(t.data);
             const issues = schema.validate(t.data);
-            // isValid and validate must agree, and both match the suite.
-            passed = valid === t.valid && (issues.length === 0) === t.valid;
-            detail = `expected ${t.valid ? 'valid' : 'invalid'}, isValid ${valid}, ${issues.length} issues`;
+            // By text: always the engine.
+            const text = JSON.stringify(t.data);
+            const validText = schema.isValidJson(text);
+            const textIssues = schema.validateJson(text);
+            // Every path agrees, with the same issues, and matches the suite.
+            passed = valid === t.valid && validText === t.valid && (issues.length === 0) === t.valid && JSON.stringify(issues) === JSON.stringify(textIssues);
+            detail = `expected ${t.valid ? 'valid' : 'invalid'}, isValid ${valid}, isValidJson ${validText}, ${issues.length} issues (${textIssues.length} by text)`;
+            if (schema.planCovered) planned++;
           } catch (e) {
             passed = false;
             detail = `threw ${e.code ?? ''} ${e.message.split('\n')[0]}`;
@@ -89,6 +98,7 @@ export function runDraft(toolresult, { dir, dialect }, documents = remotes()) {
       schema?.free();
     }
   }
+  results.planned = planned;
   return results;
 }
 
@@ -110,7 +120,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const results = runDraft(toolresult, draft, documents);
     const s = summarize(results);
     console.log(
-      `${draft.dir}: required ${s.required.passed} passed, ${s.required.failed} failed; optional ${s.optional.passed} passed, ${s.optional.failed} failed; ${s.skipped} of the failures on the skip list`,
+      `${draft.dir}: required ${s.required.passed} passed, ${s.required.failed} failed; optional ${s.optional.passed} passed, ${s.optional.failed} failed; ${s.skipped} of the failures on the skip list; ${results.planned} of ${results.length} cases by the plan`,
     );
     for (const r of s.unexpected) console.log(`  FAIL ${r.id}: ${r.detail}`);
     for (const id of s.stale) console.log(`  STALE SKIP (passes now) ${id}`);

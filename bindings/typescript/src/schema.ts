@@ -17,6 +17,7 @@ import { RebuiltHandle, schemaEngine, type SchemaWasm } from './runtime.js';
 import { writeEngineInput } from './input.js';
 import { applyScreen, screen } from './screen.js';
 import { escapeLoneSurrogates, INPUT_LIMITS, toWireBytes, toWireText } from './wire.js';
+import { PlanVerdict, SchemaPlan } from './schema-plan.js';
 
 type Handle = InstanceType<SchemaWasm['CompiledSchema']>;
 type RegistryHandle = InstanceType<SchemaWasm['ToolRegistry']>;
@@ -144,15 +145,57 @@ export class CompiledSchema<T = unknown> {
     return this.#handle.get();
   }
 
-  /** Whether `value` satisfies the schema (stops at the first failure). */
+  // The schema's plan (docs/schema-plan.md), fetched on the first value;
+  // null when the schema uses what a plan does not cover.
+  #plan: SchemaPlan | null | undefined;
+
+  #ensurePlan(): SchemaPlan | null {
+    if (this.#plan === undefined) {
+      const json = schemaEngine.call(() => this.#current().plan());
+      this.#plan = json ? new SchemaPlan(json, (batch) => this.#runChecks(batch), INPUT_LIMITS) : null;
+    }
+    return this.#plan;
+  }
+
+  #planned(value: unknown): PlanVerdict {
+    const plan = this.#ensurePlan();
+    return plan === null ? PlanVerdict.Fallback : plan.evaluate(value);
+  }
+
+  /** @internal Whether values are judged through a plan (tests and the bench report coverage). */
+  get planCovered(): boolean {
+    return this.#ensurePlan() !== null;
+  }
+
+  #runChecks(batch: unknown[]): number {
+    const text = JSON.stringify(batch);
+    return schemaEngine.call((w) => {
+      const handle = this.#current();
+      return handle.run_plan_checks_input(writeEngineInput(w, text));
+    });
+  }
+
+  /**
+   * Whether `value` satisfies the schema (stops at the first failure). The
+   * value is checked where it lives, through the schema's plan
+   * (docs/schema-plan.md); what the plan cannot judge goes to the engine as
+   * JSON text, with the same verdict.
+   */
   isValid(value: unknown): boolean {
+    const planned = this.#planned(value);
+    if (planned !== PlanVerdict.Fallback) return planned === PlanVerdict.Valid;
     const verdict = this.#verdict(wireBytes(value, 'invalid_value', 'the value'));
     if (verdict === 2) this.validate(value); // throws with the value's issues
     return verdict === 0;
   }
 
-  /** Every way `value` fails the schema (`[]` when it is valid), in document order. */
+  /**
+   * Every way `value` fails the schema (`[]` when it is valid), in document
+   * order. A valid value is recognized through the plan; the issues of an
+   * invalid one come from the engine, the same as for its JSON text.
+   */
   validate(value: unknown): SchemaIssue[] {
+    if (this.#planned(value) === PlanVerdict.Valid) return [];
     return this.#issues(wireBytes(value, 'invalid_value', 'the value'), 'the value is not acceptable JSON');
   }
 

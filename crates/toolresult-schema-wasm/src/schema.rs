@@ -50,6 +50,26 @@ impl SchemaValidator {
         self.report(parse_tape_bytes(value_json.as_bytes()))
     }
 
+    /// The schema's evaluation plan as JSON text for the TypeScript evaluator
+    /// (docs/schema-plan.md); `""` when the schema has none (or did not
+    /// compile), so every value goes through `is_valid_input`.
+    pub fn plan(&self) -> String {
+        match &self.0 {
+            Ok(schema) => schema.plan_json().unwrap_or_default().to_owned(),
+            Err(_) => String::new(),
+        }
+    }
+
+    /// Runs a batch of the plan's checks from the first `len` bytes of the
+    /// input buffer (JSON `[check, value, …]`): 0 all passed, 1 one failed,
+    /// 2 the batch or the schema is not usable.
+    pub fn run_plan_checks_input(&self, len: usize) -> u32 {
+        with_input(len, |bytes| match (&self.0, parse_tape_bytes(bytes)) {
+            (Ok(schema), Ok(batch)) => schema.run_plan_checks(&batch),
+            _ => 2,
+        })
+    }
+
     /// `validate` for the first `len` bytes of the input buffer.
     pub fn validate_input(&self, len: usize) -> String {
         with_input(len, |bytes| self.report(parse_tape_bytes(bytes)))

@@ -10,8 +10,11 @@ use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
 
 use toolresult::json::tape::Tape;
 
-use crate::dialect;
+use std::sync::OnceLock;
+
+use crate::dialect::{self, Dialect};
 use crate::options::{FormatMode, SchemaOptions};
+use crate::plan::{self, CheckCompiler, Plan};
 use crate::tape::{TapeJson, TapeNode};
 
 /// Backtracking steps a `pattern` may take per match before the match fails
@@ -24,6 +27,26 @@ const BACKTRACK_LIMIT: usize = 100_000;
 pub struct CompiledSchema {
     validator: Validator<TapeJson>,
     max_issues: usize,
+    /// What the plan is built from, on first request (docs/schema-plan.md).
+    plan_source: Option<(Value, Dialect, bool)>,
+    plan: OnceLock<Option<Plan>>,
+}
+
+/// One-keyword validators for a plan's checks, with the schema's options.
+struct CheckOptions {
+    draft: jsonschema::Draft,
+    assert_formats: bool,
+}
+
+impl CheckCompiler for CheckOptions {
+    fn compile_check(&self, schema: &Value) -> Option<Validator<TapeJson>> {
+        jsonschema::options_for::<TapeJson>()
+            .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+            .should_validate_formats(self.assert_formats)
+            .with_draft(self.draft)
+            .build(schema)
+            .ok()
+    }
 }
 
 impl core::fmt::Debug for CompiledSchema {
@@ -118,9 +141,19 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
     let validator = builder
         .build(schema)
         .map_err(|e| Issues::from(compile_issue(&e)))?;
+    // A registered custom meta-schema: the engine reads its vocabulary, the
+    // plan does not (docs/schema-plan.md).
+    let plan_dialect = match declared {
+        Some(d) => Some(d),
+        None if !has_schema_keyword => Some(options.default_dialect),
+        None => None,
+    };
     Ok(CompiledSchema {
         validator,
         max_issues: options.max_issues,
+        plan_source: plan_dialect
+            .map(|d| (schema.clone(), d, options.formats == FormatMode::Assert)),
+        plan: OnceLock::new(),
     })
 }
 
@@ -137,6 +170,34 @@ fn compile_issue(e: &ValidationError<'_>) -> Issue {
 }
 
 impl CompiledSchema {
+    fn plan(&self) -> Option<&Plan> {
+        self.plan
+            .get_or_init(|| {
+                let (schema, dialect, assert_formats) = self.plan_source.as_ref()?;
+                let checks = CheckOptions {
+                    draft: dialect.draft(),
+                    assert_formats: *assert_formats,
+                };
+                plan::build(schema, *dialect, *assert_formats, &checks).ok()
+            })
+            .as_ref()
+    }
+
+    /// The schema's evaluation plan as JSON text, for the TypeScript
+    /// evaluator (docs/schema-plan.md), or `None` when the schema uses what a
+    /// plan does not cover. Built on the first call.
+    pub fn plan_json(&self) -> Option<&str> {
+        self.plan().map(|p| p.json.as_str())
+    }
+
+    /// Runs a batch of the plan's checks: `batch` is the tape of a JSON array
+    /// `[check, value, check, value, …]`. 0 every check passed, 1 one failed,
+    /// 2 the batch is not one (or there is no plan).
+    pub fn run_plan_checks(&self, batch: &Tape) -> u32 {
+        self.plan()
+            .map_or(2, |p| plan::run_checks(&p.checks, batch))
+    }
+
     /// Whether `value` satisfies the schema (stops at the first failure).
     pub fn is_valid(&self, value: &Value) -> bool {
         self.is_valid_tape(&Tape::from_value(value))

@@ -28,6 +28,7 @@ mod compile;
 mod dialect;
 pub mod grep;
 mod options;
+mod plan;
 mod registry;
 pub mod tape;
 

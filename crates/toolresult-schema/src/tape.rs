@@ -50,6 +50,11 @@ impl<'a> TapeNode<'a> {
         TapeNode { tape, index: 0 }
     }
 
+    /// The value at `index` of a tape (an index the tape gave).
+    pub(crate) fn at(tape: &'a Tape, index: usize) -> Self {
+        TapeNode { tape, index }
+    }
+
     fn entry(&self) -> TapeEntry {
         self.tape.entry(self.index)
     }

@@ -1,0 +1,294 @@
+// The schema plan (docs/schema-plan.md): values given as JS values are judged
+// by a plan the engine compiled, evaluated in JS; values given as text always
+// go through the engine. These tests prove the two agree (a property test
+// over random schemas and values), that what is not JSON is still refused,
+// and that patterns keep their bounded time through the plan. The JSON Schema
+// Test Suite runs through both paths in tests/conformance/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { toolresult } from './helpers.mjs';
+
+const { compileSchema, ToolResultError } = toolresult;
+
+/** What a path answers: a verdict and its issues, or the error it threw. */
+function outcome(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (!(e instanceof ToolResultError)) throw e;
+    return { threw: e.code, issues: e.issues.map((i) => `${i.path} ${i.code}`) };
+  }
+}
+
+const keys = ['a', 'b', 'c', 'ab', '__proto__'];
+const strings = [
+  '',
+  'a',
+  'ab',
+  'abc',
+  'A1',
+  'x-y',
+  'aaa',
+  '2026-11-26',
+  '2026-11-26T10:00:00Z',
+  '2026-02-30T10:00:00Z',
+  '10:00:00Z',
+  'a@b.co',
+  'not an email',
+  'https://x.y/z?q=1#f',
+  'http://[::1]:80/',
+  '//no-scheme',
+  '0b5e4d3c-2a19-4f7e-9c1d-000000000001',
+  '0b5e4d3c2a194f7e9c1d000000000001',
+  '192.168.0.1',
+  '256.1.1.1',
+  'example.com',
+  '😀😀',
+  'é',
+  'e\u0301',
+  'a\nb',
+];
+const str = fc.oneof(fc.constantFrom(...strings), fc.string({ maxLength: 5 }), fc.string({ unit: 'grapheme', maxLength: 3 }));
+const num = fc.oneof(
+  fc.integer({ min: -12, max: 12 }),
+  fc.constantFrom(0.5, 1.5, -2.5, 3, 1e-7, 2.0000000001, 0.30000000000000004, 1e21, 4.0, 9007199254740991),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d)),
+);
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    num,
+    str,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom(...keys), tie('value'), { maxKeys: 4 }).map((o) => JSON.parse(JSON.stringify(o))),
+  ),
+}));
+
+const patterns = ['^a', 'b$', '^[a-z]+$', '^[a-z][a-z0-9-]*$', '\\d', '^.$', '\\p{L}', 'é', '^(a|ab)+$', '(?<=a)b', '^\\w+$'];
+const formats = [
+  'date',
+  'date-time',
+  'time',
+  'email',
+  'uri',
+  'uri-reference',
+  'uuid',
+  'ipv4',
+  'ipv6',
+  'hostname',
+  'regex',
+  'duration',
+  'json-pointer',
+  'no-such-format',
+];
+const small = fc.integer({ min: 0, max: 4 });
+const limit = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom(0.5, -1.5, 2.25, 1e-7));
+
+/** Random schemas over every keyword the plan carries, and a few it does not. */
+function schemas(dialect) {
+  return fc.letrec((tie) => {
+    const sub = tie('schema');
+    const list = fc.array(sub, { minLength: 1, maxLength: 3 });
+    const keyed = (arb) => fc.dictionary(fc.constantFrom(...keys), arb, { maxKeys: 3 });
+    const keywords = {
+      type: fc.oneof(
+        fc.constantFrom('null', 'boolean', 'object', 'array', 'number', 'string', 'integer'),
+        fc.uniqueArray(fc.constantFrom('null', 'string', 'integer', 'number', 'object'), { minLength: 1, maxLength: 3 }),
+      ),
+      enum: fc.array(value, { minLength: 1, maxLength: 4 }),
+      const: value,
+      minLength: small,
+      maxLength: small,
+      pattern: fc.constantFrom(...patterns),
+      format: fc.constantFrom(...formats),
+      minimum: limit,
+      maximum: limit,
+      exclusiveMinimum: limit,
+      exclusiveMaximum: limit,
+      multipleOf: fc.constantFrom(1, 2, 3, 0.5, 0.1, 1e-7),
+      required: fc.uniqueArray(fc.constantFrom(...keys), { maxLength: 3 }),
+      properties: keyed(sub),
+      patternProperties: fc.dictionary(fc.constantFrom('^a', 'b', '^_', '^(a+)+$'), sub, { maxKeys: 2 }),
+      additionalProperties: sub,
+      propertyNames: sub,
+      minProperties: small,
+      maxProperties: small,
+      items: dialect === '2020-12' ? sub : fc.oneof(sub, fc.array(sub, { maxLength: 3 })),
+      additionalItems: sub,
+      prefixItems: fc.array(sub, { maxLength: 3 }),
+      contains: sub,
+      minContains: small,
+      maxContains: small,
+      minItems: small,
+      maxItems: small,
+      uniqueItems: fc.boolean(),
+      allOf: list,
+      anyOf: list,
+      oneOf: list,
+      not: sub,
+      if: sub,
+      then: sub,
+      else: sub,
+      dependentRequired: keyed(fc.uniqueArray(fc.constantFrom(...keys), { maxLength: 2 })),
+      dependentSchemas: keyed(sub),
+      dependencies: keyed(fc.oneof(sub, fc.uniqueArray(fc.constantFrom(...keys), { maxLength: 2 }))),
+      $ref: fc.constantFrom('#/$defs/d', '#/definitions/d', '#/$defs/missing~1x'),
+      unevaluatedProperties: sub,
+      title: fc.string(),
+    };
+    // Each schema object uses a few keywords, so that most values reach them.
+    const object = fc
+      .shuffledSubarray(Object.keys(keywords), { minLength: 0, maxLength: 4 })
+      .chain((names) => fc.record(Object.fromEntries(names.map((n) => [n, keywords[n]]))));
+    return { schema: fc.oneof({ depthSize: 'small', maxDepth: 3 }, fc.boolean(), object, object, object) };
+  }).schema;
+}
+
+const URIS = {
+  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
+  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
+  'draft-07': 'http://json-schema.org/draft-07/schema#',
+};
+
+test('plan: by value and by text give the same verdict and the same issues, on random schemas and values', () => {
+  let compiled = 0;
+  let planned = 0;
+  let judged = 0;
+  for (const dialect of Object.keys(URIS)) {
+    const root = schemas(dialect).chain((s) =>
+      schemas(dialect).map((d) => (typeof s === 'object' ? { $schema: URIS[dialect], $defs: { d }, definitions: { d }, ...s } : s)),
+    );
+    fc.assert(
+      fc.property(root, fc.array(value, { minLength: 1, maxLength: 6 }), fc.constantFrom('assert', 'annotate'), (schemaValue, values, formats) => {
+        let schema;
+        try {
+          schema = compileSchema(schemaValue, { formats });
+        } catch (e) {
+          assert.ok(e instanceof ToolResultError, String(e));
+          return; // not a valid schema: nothing to compare
+        }
+        compiled++;
+        if (schema.planCovered) planned++;
+        for (const v of values) {
+          const text = JSON.stringify(v);
+          const byValue = outcome(() => ({ valid: schema.isValid(v), issues: schema.validate(v) }));
+          const byText = outcome(() => ({ valid: schema.isValidJson(text), issues: schema.validateJson(text) }));
+          assert.deepEqual(byValue, byText, `schema ${JSON.stringify(schemaValue)}\nvalue ${text}`);
+          if (byValue.valid !== undefined) assert.equal(byValue.valid, byValue.issues.length === 0);
+          if (schema.planCovered) judged++;
+        }
+        schema.free();
+      }),
+      { numRuns: 400 },
+    );
+  }
+  // The generator must reach the plan, or this test proves nothing.
+  assert.ok(compiled > 600, `only ${compiled} schemas compiled`);
+  assert.ok(planned > compiled * 0.4, `only ${planned} of ${compiled} schemas had a plan`);
+  assert.ok(judged > 1000, `only ${judged} values were judged by a plan`);
+});
+
+test('plan: recursive schemas through $ref, and a reference loop falls back to the engine', () => {
+  const tree = compileSchema({
+    $defs: { node: { type: 'object', required: ['v'], properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+    $ref: '#/$defs/node',
+  });
+  assert.equal(tree.planCovered, true);
+  const deep = { v: 1, kids: [{ v: 2, kids: [{ v: 3 }, { v: 4, kids: [] }] }] };
+  assert.equal(tree.isValid(deep), true);
+  deep.kids[0].kids[1].v = 'x';
+  assert.equal(tree.isValid(deep), false);
+  assert.deepEqual(
+    tree.validate(deep).map((i) => i.path),
+    ['/kids/0/kids/1/v'],
+  );
+  const loop = compileSchema({ $defs: { a: { $ref: '#/$defs/b' }, b: { allOf: [{ $ref: '#/$defs/a' }] } }, properties: { x: { $ref: '#/$defs/a' } } });
+  assert.equal(loop.planCovered, false);
+});
+
+test('plan: values that are not JSON data are refused as before (invalid_value, with a path)', () => {
+  const schema = compileSchema({ type: 'object', properties: { a: {} } });
+  assert.equal(schema.planCovered, true);
+  const cyclic = { a: {} };
+  cyclic.a.self = cyclic;
+  const refused = [
+    [{ a: Number.NaN }, '/a', 'non_finite_number'],
+    [{ a: [1, undefined] }, '/a/1', 'unsupported_value'],
+    [{ a: new Date(0) }, '/a', 'unsupported_value'],
+    [{ a: 10n }, '/a', 'unsupported_value'],
+    [{ a: () => 1 }, '/a', 'unsupported_value'],
+    [cyclic, '/a/self', 'cyclic_value'],
+    [
+      {
+        get a() {
+          throw new Error('boom');
+        },
+      },
+      '/a',
+      'unsupported_value',
+    ],
+  ];
+  for (const [v, path, code] of refused) {
+    for (const f of [() => schema.isValid(v), () => schema.validate(v)]) {
+      assert.throws(f, (e) => e instanceof ToolResultError && e.code === 'invalid_value' && e.issues[0].path === path && e.issues[0].code === code);
+    }
+  }
+  // What the engine's parser refuses in the text is refused in the value too.
+  for (const v of [{ a: 'x\uD800' }, { a: 2 ** 60 }]) {
+    assert.throws(
+      () => schema.isValid(v),
+      (e) => e instanceof ToolResultError && e.code === 'invalid_value',
+    );
+  }
+  // Undefined members are left out, as JSON.stringify leaves them out.
+  assert.equal(compileSchema({ required: ['a'] }).isValid({ a: undefined }), false);
+  assert.equal(compileSchema({ maxProperties: 0 }).isValid({ a: undefined }), true);
+  // And the module keeps working.
+  assert.equal(schema.isValid({ a: 1 }), true);
+});
+
+test('plan: a catastrophic pattern still ends (bounded backtracking in the engine) wherever it sits', () => {
+  const hostile = `${'a'.repeat(40)}!`;
+  for (const schemaValue of [
+    { pattern: '^(a+)+$' },
+    { anyOf: [{ pattern: '^(a+)+$' }, { type: 'number' }] },
+    { not: { pattern: '^(a|a)*$' } },
+    { propertyNames: { pattern: '^(a+)+$' } },
+    { patternProperties: { '^(a+)+$': { type: 'string' } }, additionalProperties: false },
+    { items: { pattern: '^(?=(a+)+)(a+)+$' } },
+  ]) {
+    const schema = compileSchema(schemaValue);
+    assert.equal(schema.planCovered, true, JSON.stringify(schemaValue));
+    for (const v of [hostile, { [hostile]: 'x' }, [hostile]]) {
+      const text = JSON.stringify(v);
+      assert.equal(schema.isValid(v), schema.isValidJson(text), `${JSON.stringify(schemaValue)} on ${text}`);
+      assert.deepEqual(schema.validate(v), schema.validateJson(text));
+    }
+  }
+});
+
+test('plan: a getter that validates another value while being read does not mix the two evaluations', () => {
+  const schema = compileSchema({ type: 'object', properties: { a: { type: 'string', pattern: '^x' }, b: { type: 'string', format: 'email' } } });
+  const inner = { a: 'no', b: 'x@y.co' };
+  const seen = [];
+  const outer = {
+    get a() {
+      seen.push(schema.isValid(inner));
+      return 'xa';
+    },
+    b: 'a@b.co',
+  };
+  assert.equal(schema.isValid(outer), true);
+  assert.ok(seen.length >= 1 && seen.every((v) => v === false));
+});
+
+test('plan: the evaluator generates no code (CSP without unsafe-eval)', () => {
+  const source = readFileSync(new URL('../../bindings/typescript/dist/web/schema-plan.js', import.meta.url), 'utf8');
+  assert.ok(source.includes('class SchemaPlan'));
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  assert.doesNotMatch(code, /\bnew Function\b|\beval\s*\(|\bFunction\s*\(/);
+});
