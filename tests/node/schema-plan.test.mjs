@@ -131,6 +131,7 @@ function schemas(dialect) {
       oneOf: list,
       not: sub,
       if: sub,
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
       then: sub,
       else: sub,
       dependentRequired: keyed(fc.uniqueArray(fc.constantFrom(...keys), { maxLength: 2 })),
