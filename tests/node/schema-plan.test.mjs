@@ -293,3 +293,113 @@ test('plan: the evaluator generates no code (CSP without unsafe-eval)', () => {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   assert.doesNotMatch(code, /\bnew Function\b|\beval\s*\(|\bFunction\s*\(/);
 });
+
+test("plan: patterns run as a JS RegExp give the engine's verdict on every string", () => {
+  const atom = fc.constantFrom(
+    'a',
+    'b',
+    '-',
+    '\\/',
+    '[a-c]',
+    '[^/]',
+    '\\d',
+    '\\w',
+    '\\D',
+    'é',
+    '😀',
+    '(/[^/]+)',
+    '(-[a-z]+)',
+    '[0-9a-f]',
+    '[^a-z]',
+    '\\.',
+    '(?:x[0-9]*)',
+  );
+  const quantifier = fc.constantFrom('', '', '?', '*', '+', '{2}', '{1,3}', '{0,}');
+  const pattern = fc
+    .array(fc.tuple(atom, quantifier), { minLength: 0, maxLength: 4 })
+    .chain((items) =>
+      fc.tuple(fc.constantFrom('^', '^', ''), fc.constantFrom('$', '$', '')).map(([a, z]) => `${a}${items.map(([x, q]) => x + q).join('')}${z}`),
+    );
+  const text = fc.array(fc.constantFrom('a', 'b', 'c', '-', '/', '0', '9', 'é', '😀', 'x', 'Z', '_', '.', 'f'), { maxLength: 8 }).map((cs) => cs.join(''));
+  let inJs = 0;
+  fc.assert(
+    fc.property(pattern, fc.array(text, { minLength: 4, maxLength: 10 }), (p, strings) => {
+      const schema = compileSchema({ type: 'string', pattern: p });
+      if (JSON.parse(schema.planJson).nodes[0].patternJs !== undefined) inJs++;
+      for (const s of strings) assert.equal(schema.isValid(s), schema.isValidJson(JSON.stringify(s)), `${p} on ${JSON.stringify(s)}`);
+      schema.free();
+    }),
+    { numRuns: 1500 },
+  );
+  assert.ok(inJs > 300, `only ${inJs} patterns ran in JS`);
+});
+
+test('plan: the plain forms the evaluator accepts for a format are all accepted by the engine', async () => {
+  const { plainFormat } = await import(new URL('../../bindings/typescript/dist/web/schema-plan.js', import.meta.url).href);
+  const pad = (n, w) => String(n).padStart(w, '0');
+  const digits = (max) => fc.integer({ min: 0, max });
+  const date = fc.tuple(digits(10000), digits(13), digits(32)).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`);
+  const time = fc
+    .tuple(
+      digits(24),
+      digits(60),
+      digits(61),
+      fc.constantFrom('', '.5', '.123456789', '.1234567890'),
+      fc.constantFrom('Z', 'z', '+00:00', '-23:59', '+24:00', '+05:30', ''),
+    )
+    .map(([h, m, s, f, z]) => `${pad(h, 2)}:${pad(m, 2)}:${pad(s, 2)}${f}${z}`);
+  const label = fc.stringMatching(/^[a-z0-9-]{0,66}$/);
+  const host = fc.array(label, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('.'));
+  const hex = fc.stringMatching(/^[0-9a-fA-Fg-]{0,13}$/);
+  const candidates = {
+    date,
+    time,
+    'date-time': fc.tuple(date, fc.constantFrom('T', 't', ' '), time).map((p) => p.join('')),
+    uuid: fc.oneof(
+      fc.uuid(),
+      fc.array(hex, { minLength: 5, maxLength: 5 }).map((p) => p.join('-')),
+    ),
+    ipv4: fc.oneof(
+      fc.array(digits(300).map(String), { minLength: 4, maxLength: 4 }).map((p) => p.join('.')),
+      fc
+        .array(
+          fc.oneof(
+            digits(300).map(String),
+            digits(99).map((n) => pad(n, 3)),
+          ),
+          { minLength: 3, maxLength: 5 },
+        )
+        .map((p) => p.join('.')),
+    ),
+    hostname: host,
+    email: fc.oneof(
+      fc.tuple(fc.stringMatching(/^[a-z0-9_+.%-]{0,66}$/), host).map(([l, h]) => `${l}@${h}`),
+      fc.tuple(fc.stringMatching(/^[a-z0-9_+-]{1,8}(\.[a-z0-9]{1,4})?$/), fc.stringMatching(/^[a-z]{1,8}(\.[a-z]{1,8}){1,2}$/)).map(([l, h]) => `${l}@${h}`),
+    ),
+    uri: fc
+      .tuple(
+        fc.constantFrom('http', 'https', 'a+b', 'x.y-z', '1a'),
+        host,
+        fc.constantFrom('', ':80', ':0', ':65536', ':8080'),
+        fc.stringMatching(/^[a-z0-9/?#%:@!$&'()*+,;=~._-]{0,12}$/),
+      )
+      .map(([s, h, p, rest]) => `${s}://${h}${p}${rest.startsWith('/') || rest.startsWith('?') || rest.startsWith('#') || rest === '' ? rest : `/${rest}`}`),
+  };
+  for (const dialect of ['2020-12', 'draft-07']) {
+    for (const [name, arb] of Object.entries(candidates)) {
+      const plain = plainFormat(name);
+      assert.ok(plain, name);
+      const engine = compileSchema({ format: name }, { defaultDialect: dialect });
+      let accepted = 0;
+      fc.assert(
+        fc.property(arb, (s) => {
+          if (!plain.test(s)) return;
+          accepted++;
+          assert.equal(engine.isValidJson(JSON.stringify(s)), true, `${name} ${JSON.stringify(s)} (${dialect})`);
+        }),
+        { numRuns: 3000 },
+      );
+      assert.ok(accepted > 100, `${name}: only ${accepted} candidates took the plain path`);
+    }
+  }
+});

@@ -25,7 +25,9 @@ interface PlanNode {
   minLength?: number;
   maxLength?: number;
   pattern?: number;
+  patternJs?: string;
   format?: number;
+  formatName?: string;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
@@ -42,7 +44,7 @@ interface PlanNode {
   maxContains?: number;
   required?: string[];
   properties?: [string, number][];
-  patternProperties?: [number, number][];
+  patternProperties?: ([number, number] | [number, number, string])[];
   additionalProperties?: number;
   propertyNames?: number;
   minProperties?: number;
@@ -203,6 +205,49 @@ class PlainCheck {
   }
 }
 
+// The plainest forms of common formats, accepted here without asking the
+// engine. Each accepts a subset of what the engine's format accepts (a
+// property test in tests/node/schema-plan.test.mjs holds them to that);
+// anything else goes to the engine's check.
+// A DNS label: at most 63 characters, hyphens only inside and never doubled.
+const label = '(?=[A-Za-z0-9-]{1,63}(?![A-Za-z0-9-]))[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*';
+const date = '[1-9]\\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])';
+const time = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
+const octet = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const uriText = "[A-Za-z0-9\\-._~!$&'()*+,;=:@]";
+const plainFormats: Record<string, RegExp> = {
+  date: new RegExp(`^${date}$`),
+  time: new RegExp(`^${time}$`),
+  'date-time': new RegExp(`^${date}T${time}$`),
+  uuid: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+  ipv4: new RegExp(`^${octet}(?:\\.${octet}){3}$`),
+  hostname: new RegExp(`^(?=.{1,253}$)${label}(?:\\.${label})*$`),
+  email: new RegExp(`^(?=[^@]{1,64}@.{1,253}$)[A-Za-z0-9_+-]+(?:\\.[A-Za-z0-9_+-]+)*@(?:${label}\\.)+[A-Za-z][A-Za-z0-9]{0,62}$`),
+  uri: new RegExp(
+    `^[A-Za-z][A-Za-z0-9+.-]*://${label}(?:\\.${label})*(?::[1-9]\\d{0,3})?(?:/${uriText}*)*(?:\\?(?:${uriText}|[/?])*)?(?:#(?:${uriText}|[/?])*)?$`,
+  ),
+};
+
+/** The plain-form test of a format, for the property test. @internal */
+export function plainFormat(name: string): RegExp | undefined {
+  return hasOwn.call(plainFormats, name) ? plainFormats[name] : undefined;
+}
+
+/**
+ * A pattern the engine judged safe to run as a JS RegExp (anchored, no
+ * ambiguous repetition: linear time; plan/js_pattern.rs), as a test;
+ * `undefined` when it was not, or the RegExp does not build here.
+ */
+function jsPattern(source: string | undefined): ((s: string) => boolean) | undefined {
+  if (source === undefined) return undefined;
+  try {
+    const re = new RegExp(source, 'u');
+    return (s) => re.test(s);
+  } catch {
+    return undefined;
+  }
+}
+
 const always: Check = () => true;
 const never: Check = () => false;
 
@@ -356,8 +401,10 @@ export class SchemaPlan {
 
   private stringCheck(n: PlanNode, d: boolean): Check | undefined {
     const { minLength: min, maxLength: max } = n;
-    const pattern = n.pattern === undefined ? undefined : this.engineCheck(n.pattern, d);
-    const format = n.format === undefined ? undefined : this.engineCheck(n.format, d);
+    const pattern = n.pattern === undefined ? undefined : (jsPattern(n.patternJs) ?? this.engineCheck(n.pattern, d));
+    const engineFormat = n.format === undefined ? undefined : this.engineCheck(n.format, d);
+    const plain = n.formatName === undefined ? undefined : plainFormat(n.formatName);
+    const format = engineFormat && plain ? (v: string) => plain.test(v) || engineFormat(v) : engineFormat;
     if (min === undefined && max === undefined && !pattern && !format) return undefined;
     return (v) => {
       if (typeof v !== 'string') return true;
@@ -415,7 +462,9 @@ export class SchemaPlan {
     const props = n.properties ?? [];
     const names = props.map(([name]) => name);
     const subs = props.map(([, s]) => this.nodeCheck(s, d));
-    const patterns = (n.patternProperties ?? []).map(([check, s]) => [this.engineCheck(check, false), this.nodeCheck(s, d)] as const);
+    const patterns = (n.patternProperties ?? []).map(
+      ([check, s, source]) => [jsPattern(source) ?? this.engineCheck(check, false), this.nodeCheck(s, d)] as const,
+    );
     const additional = n.additionalProperties === undefined ? undefined : this.nodeCheck(n.additionalProperties, d);
     if (additional === undefined && patterns.length === 0) {
       if (props.length > 0) {

@@ -162,6 +162,11 @@ export class CompiledSchema<T = unknown> {
     return plan === null ? PlanVerdict.Fallback : plan.evaluate(value);
   }
 
+  /** @internal The plan's JSON text, `''` when there is none (tests read which patterns run in JS). */
+  get planJson(): string {
+    return schemaEngine.call(() => this.#current().plan());
+  }
+
   /** @internal Whether values are judged through a plan (tests and the bench report coverage). */
   get planCovered(): boolean {
     return this.#ensurePlan() !== null;

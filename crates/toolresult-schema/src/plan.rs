@@ -16,6 +16,8 @@
 //! keywords, numbers a JS number cannot hold exactly) has no plan: every
 //! value then goes through the engine as JSON text, as before.
 
+mod js_pattern;
+
 use std::collections::BTreeMap;
 
 use jsonschema::Validator;
@@ -327,10 +329,16 @@ impl<C: CheckCompiler> Builder<'_, C> {
                 }
                 "pattern" => {
                     out.insert("pattern".into(), self.check(k, value)?.into());
+                    if let Some(source) = value.as_str().and_then(js_pattern::js_source) {
+                        out.insert("patternJs".into(), source.into());
+                    }
                 }
                 // Annotation-only formats fall through to the ignored keywords.
                 "format" if self.assert_formats => {
                     out.insert("format".into(), self.check(k, value)?.into());
+                    // The evaluator accepts the plainest forms of a few formats
+                    // itself and asks the check for the rest.
+                    out.insert("formatName".into(), value.clone());
                 }
                 "required" => {
                     out.insert("required".into(), value.clone());
