@@ -1,5 +1,7 @@
 //! Compiling a schema once and validating many values against it.
 
+mod meta;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -129,15 +131,20 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
         .with_retriever(Documents(Arc::new(documents)))
         .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
         .should_validate_formats(options.formats == FormatMode::Assert);
-    match declared {
-        Some(d) => builder = builder.with_draft(d.draft()),
-        // No `$schema`: the configured default. A registered custom
-        // meta-schema: the engine reads the dialect from it.
-        None if !has_schema_keyword => {
-            builder = builder.with_draft(options.default_dialect.draft());
-        }
-        None => {}
+    // The draft the engine compiles the schema under.
+    let draft = match declared {
+        Some(d) => d.draft(),
+        // No `$schema`: the configured default.
+        None if !has_schema_keyword => options.default_dialect.draft(),
+        // A registered custom meta-schema: the engine reads the dialect from
+        // it; this is the engine's own detection (`Draft::Unknown`).
+        None => jsonschema::Draft::default().detect(schema),
+    };
+    if declared.is_some() || !has_schema_keyword {
+        builder = builder.with_draft(draft);
     }
+    // The engine leaves this check to us (crates/vendor/PATCHES.md, patch 3).
+    meta::check(draft, schema).map_err(Issues::from)?;
     let validator = builder
         .build(schema)
         .map_err(|e| Issues::from(compile_issue(&e)))?;

@@ -1127,6 +1127,8 @@ pub(crate) fn build_validator<F: Json>(
     let draft = config.draft_for(schema)?;
     let resource = draft.create_resource_ref(schema);
 
+    // PATCH 3: without `validate-schema` the caller checks the schema itself.
+    #[cfg(feature = "validate-schema")]
     if config.validate_schema {
         validate_schema(draft, schema)?;
     }
@@ -1169,6 +1171,8 @@ pub(crate) async fn build_validator_async<F: Json>(
     let draft = config.draft_for(schema).await?;
     let resource_ref = draft.create_resource_ref(schema); // single computation
 
+    // PATCH 3: without `validate-schema` the caller checks the schema itself.
+    #[cfg(feature = "validate-schema")]
     if config.validate_schema {
         validate_schema(draft, schema)?;
     }
@@ -1749,6 +1753,8 @@ pub(crate) fn build_validator_map<F: Json>(
 ) -> Result<ValidatorMap<F>, ValidationError<'static>> {
     let draft = config.draft_for(schema)?;
     let resource = draft.create_resource_ref(schema);
+    // PATCH 3: without `validate-schema` the caller checks the schema itself.
+    #[cfg(feature = "validate-schema")]
     validate_schema(draft, schema)?;
 
     if let Some(registry) = config.registry {
@@ -1773,6 +1779,8 @@ pub(crate) async fn build_validator_map_async<F: Json>(
     let draft = config.draft_for(schema).await?;
     let resource = draft.create_resource_ref(schema);
 
+    // PATCH 3: without `validate-schema` the caller checks the schema itself.
+    #[cfg(feature = "validate-schema")]
     validate_schema(draft, schema)?;
 
     if let Some(registry) = config.registry {
