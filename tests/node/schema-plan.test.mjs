@@ -403,3 +403,41 @@ test('plan: the plain forms the evaluator accepts for a format are all accepted 
     }
   }
 });
+
+test('plan: ToolRegistry.validateOutput / validateInput by value agree with the engine, and follow re-registration', () => {
+  const { ToolRegistry } = toolresult;
+  const output = { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 0 }, tag: { type: 'string', pattern: '^[a-z]+$' } } };
+  const input = { type: 'object', properties: { q: { type: 'string', minLength: 2 } }, additionalProperties: false };
+  const registry = new ToolRegistry().register({ name: 'count', inputSchema: input, outputSchema: output });
+  const engineOut = compileSchema(output);
+  const engineIn = compileSchema(input);
+  fc.assert(
+    fc.property(value, value, (out, params) => {
+      const byEngine = (schema, v) => {
+        const issues = schema.validateJson(JSON.stringify(v));
+        return { ok: issues.length === 0, issues };
+      };
+      assert.deepEqual(
+        outcome(() => registry.validateOutput('count', out)),
+        outcome(() => byEngine(engineOut, out)),
+      );
+      assert.deepEqual(
+        outcome(() => registry.validateInput('count', params)),
+        outcome(() => byEngine(engineIn, params)),
+      );
+    }),
+    { numRuns: 500 },
+  );
+  assert.deepEqual(registry.validateOutput('count', { n: 3, tag: 'ok' }), { ok: true, issues: [] });
+  assert.equal(registry.validateOutput('count', { n: -1 }).issues[0].path, '/n');
+  assert.equal(registry.validateOutput('count', undefined).issues[0].code, 'missing_output');
+  // A changed schema replaces the plan with it.
+  registry.register({ name: 'count', outputSchema: { type: 'object', required: ['m'] } });
+  assert.equal(registry.validateOutput('count', { n: 3 }).ok, false);
+  assert.equal(registry.validateOutput('count', { m: 1 }).ok, true);
+  registry.unregister('count');
+  assert.throws(
+    () => registry.validateOutput('count', { m: 1 }),
+    (e) => e instanceof ToolResultError && e.code === 'unknown_tool',
+  );
+});

@@ -300,6 +300,41 @@ export class ToolRegistry {
     return this.#handle.get();
   }
 
+  // The plans of the tools' schemas (docs/schema-plan.md), by "o:"/"i:" + name,
+  // fetched on first use; null when a schema has none. Dropped when the tool
+  // is registered again or unregistered.
+  readonly #plans = new Map<string, SchemaPlan | null>();
+
+  /** Valid when the tool's schema has a plan that finds `value` valid; else the engine must say. */
+  #planned(name: string, output: boolean, value: unknown): boolean {
+    if (!this.#definitions.has(name)) return false;
+    const key = `${output ? 'o' : 'i'}:${name}`;
+    let plan = this.#plans.get(key);
+    if (plan === undefined) {
+      const json = schemaEngine.call(() => this.#current().plan(name, output));
+      plan = json
+        ? new SchemaPlan(
+            json,
+            (batch) => {
+              const text = JSON.stringify(batch);
+              return schemaEngine.call((w) => {
+                const handle = this.#current();
+                return handle.run_plan_checks_input(name, output, writeEngineInput(w, text));
+              });
+            },
+            INPUT_LIMITS,
+          )
+        : null;
+      this.#plans.set(key, plan);
+    }
+    return plan !== null && plan.evaluate(value) === PlanVerdict.Valid;
+  }
+
+  #forgetPlans(name: string): void {
+    this.#plans.delete(`o:${name}`);
+    this.#plans.delete(`i:${name}`);
+  }
+
   /**
    * Registers a tool (or replaces the one of the same name). Throws
    * `invalid_definition` or `invalid_schema`, with paths into the definition.
@@ -314,11 +349,13 @@ export class ToolRegistry {
       'the tool definition is not usable',
     );
     this.#definitions.set(String(definition.name), text);
+    this.#forgetPlans(String(definition.name));
     return this;
   }
 
   unregister(name: string): boolean {
     this.#definitions.delete(name);
+    this.#forgetPlans(name);
     return schemaEngine.call(() => this.#current().unregister(name));
   }
 
@@ -347,6 +384,9 @@ export class ToolRegistry {
    * schema. Throws `unknown_tool` for an unregistered name.
    */
   validateOutput(name: string, output: unknown): ValidationReport {
+    // A valid output is recognized through the schema's plan; the issues of
+    // an invalid one come from the engine (docs/schema-plan.md).
+    if (output !== undefined && this.#planned(String(name), true, output)) return { ok: true, issues: [] };
     const text = output === undefined ? undefined : wireBytes(output, 'invalid_value', 'the output');
     const report = schemaEngine.call((w) => {
       const handle = this.#current();
@@ -357,6 +397,7 @@ export class ToolRegistry {
 
   /** Checks call parameters against the tool's input schema (a failure is status `validation_error`). */
   validateInput(name: string, parameters: unknown): ValidationReport {
+    if (this.#planned(String(name), false, parameters)) return { ok: true, issues: [] };
     const text = wireBytes(parameters, 'invalid_value', 'the parameters');
     const report = schemaEngine.call((w) => {
       const handle = this.#current();

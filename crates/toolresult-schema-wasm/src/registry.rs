@@ -79,6 +79,27 @@ impl SchemaToolRegistry {
         })
     }
 
+    /// The evaluation plan of a tool's output schema (`output`) or input
+    /// schema (docs/schema-plan.md); `""` when there is none.
+    pub fn plan(&self, name: &str, output: bool) -> String {
+        self.schema(name, output)
+            .and_then(|s| s.plan_json())
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Runs a batch of that plan's checks from the first `len` bytes of the
+    /// input buffer: 0 all passed, 1 one failed, 2 not usable.
+    pub fn run_plan_checks_input(&self, name: &str, output: bool, len: usize) -> u32 {
+        let Some(schema) = self.schema(name, output) else {
+            return 2;
+        };
+        with_input(len, |bytes| match parse_tape_bytes(bytes) {
+            Ok(batch) => schema.run_plan_checks(&batch),
+            Err(_) => 2,
+        })
+    }
+
     /// Validates the first `parameters_len` bytes of the input buffer.
     pub fn validate_input(&mut self, name: &str, parameters_len: usize) -> String {
         self.with(|r| r.validate_input_tape(name, &with_input(parameters_len, parse_tape_bytes)?))
@@ -92,5 +113,16 @@ impl SchemaToolRegistry {
                 Validator::new(EnvelopeKind::ToolResult, options)?.parse_checked(result_json)?;
             r.check_result_value(result)
         })
+    }
+}
+
+impl SchemaToolRegistry {
+    fn schema(&self, name: &str, output: bool) -> Option<&toolresult_schema::CompiledSchema> {
+        let registry = self.0.as_ref().ok()?;
+        if output {
+            registry.output_schema(name)
+        } else {
+            registry.input_schema(name)
+        }
     }
 }

@@ -183,6 +183,18 @@ impl ToolRegistry {
         })
     }
 
+    /// The compiled input schema of a registered tool (`None`: no such tool,
+    /// or it has none).
+    pub fn input_schema(&self, name: &str) -> Option<&CompiledSchema> {
+        self.tools.get(name)?.input.as_deref()
+    }
+
+    /// The compiled output schema of a registered tool (`None`: no such
+    /// tool, or it has none).
+    pub fn output_schema(&self, name: &str) -> Option<&CompiledSchema> {
+        self.tools.get(name)?.output.as_deref()
+    }
+
     /// Checks a tool's output against its output schema. `None` (no output)
     /// is an issue when the tool has an output schema.
     pub fn validate_output(
