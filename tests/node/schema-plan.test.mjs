@@ -441,3 +441,14 @@ test('plan: ToolRegistry.validateOutput / validateInput by value agree with the 
     (e) => e instanceof ToolResultError && e.code === 'unknown_tool',
   );
 });
+
+test('plan: members are what the JSON text holds (non-enumerable properties are not members)', () => {
+  const schema = compileSchema({ type: 'object', required: ['a'], properties: { b: { type: 'string' } }, dependentRequired: { c: ['a'] } });
+  const hidden = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: false });
+  for (const v of [hidden({}, 'a', 1), hidden({ a: 1 }, 'b', 5), hidden({ c: 1 }, 'a', 1), hidden({ a: 1 }, 'c', 1)]) {
+    const text = JSON.stringify(v);
+    assert.equal(schema.isValid(v), schema.isValidJson(text), text);
+    assert.deepEqual(schema.validate(v), schema.validateJson(text));
+  }
+  assert.equal(compileSchema({ const: { a: 1 } }).isValid(hidden({ a: 1 }, 'b', 2)), true);
+});

@@ -79,6 +79,9 @@ const STRING = 32;
 const INTEGER = 64;
 
 const hasOwn = Object.prototype.hasOwnProperty;
+// Whether an object has a member, as its JSON text would: own and enumerable
+// (JSON.stringify and the wire writer leave non-enumerable properties out).
+const isMember = Object.prototype.propertyIsEnumerable;
 const objectProto = Object.prototype;
 
 function typeBits(v: unknown): number {
@@ -125,7 +128,7 @@ function equal(a: unknown, b: unknown): boolean {
   let n = 0;
   for (const k in x) {
     if (!hasOwn.call(x, k)) continue;
-    if (!hasOwn.call(y, k) || !equal(x[k], y[k])) return false;
+    if (!isMember.call(y, k) || !equal(x[k], y[k])) return false;
     n++;
   }
   for (const k in y) if (hasOwn.call(y, k)) n--;
@@ -446,7 +449,7 @@ export class SchemaPlan {
     const { required, minProperties, maxProperties } = n;
     if (required && required.length > 0) {
       checks.push((o) => {
-        for (let i = 0; i < required.length; i++) if (!hasOwn.call(o, required[i])) return false;
+        for (let i = 0; i < required.length; i++) if (!isMember.call(o, required[i])) return false;
         return true;
       });
     }
@@ -472,7 +475,7 @@ export class SchemaPlan {
           const obj = o as Record<string, unknown>;
           for (let i = 0; i < names.length; i++) {
             const k = names[i];
-            if (hasOwn.call(obj, k) && !subs[i](obj[k])) return false;
+            if (isMember.call(obj, k) && !subs[i](obj[k])) return false;
           }
           return true;
         });
@@ -512,8 +515,8 @@ export class SchemaPlan {
       if (deps.length > 0) {
         checks.push((o) => {
           for (const [k, needs] of deps) {
-            if (!hasOwn.call(o, k)) continue;
-            for (let i = 0; i < needs.length; i++) if (!hasOwn.call(o, needs[i])) return false;
+            if (!isMember.call(o, k)) continue;
+            for (let i = 0; i < needs.length; i++) if (!isMember.call(o, needs[i])) return false;
           }
           return true;
         });
@@ -522,7 +525,7 @@ export class SchemaPlan {
     if (n.dependentSchemas && n.dependentSchemas.length > 0) {
       const deps = n.dependentSchemas.map(([k, s]) => [k, this.nodeCheck(s, d)] as const);
       checks.push((o) => {
-        for (const [k, sub] of deps) if (hasOwn.call(o, k) && !sub(o)) return false;
+        for (const [k, sub] of deps) if (isMember.call(o, k) && !sub(o)) return false;
         return true;
       });
     }
