@@ -69,6 +69,7 @@ const shared = [
   'tests/node/history.test.mjs',
   'tests/node/paging.test.mjs',
   'tests/node/schema.test.mjs',
+  'tests/node/schema-plan.test.mjs',
   'tests/node/standard-schema.test.mjs',
   'tests/node/store.test.mjs',
   'tests/node/convert.test.mjs',
