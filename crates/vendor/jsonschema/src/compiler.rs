@@ -313,6 +313,7 @@ impl<F: Json> fmt::Debug for SharedContextState<'_, F> {
 struct PatternCacheEntry {
     translated: Arc<str>,
     fancy: Option<Arc<fancy_regex::Regex>>,
+    #[cfg(feature = "regex-engine")] // PATCH 4
     standard: Option<Arc<regex::Regex>>,
 }
 
@@ -520,6 +521,7 @@ impl<'a, F: Json> Context<'a, F> {
             PatternCacheEntry {
                 translated: Arc::clone(&translated),
                 fancy: None,
+                #[cfg(feature = "regex-engine")] // PATCH 4
                 standard: None,
             },
         );
@@ -884,6 +886,7 @@ impl<'a, F: Json> Context<'a, F> {
                 size_limit,
                 dfa_size_limit,
             } => (backtrack_limit, size_limit, dfa_size_limit),
+            #[cfg(feature = "regex-engine")] // PATCH 4
             PatternEngineOptions::Regex { .. } => (None, None, None),
         };
 
@@ -902,6 +905,7 @@ impl<'a, F: Json> Context<'a, F> {
     }
 
     /// Get a cached compiled standard regex, or compile and cache it if not present.
+    #[cfg(feature = "regex-engine")] // PATCH 4
     pub(crate) fn get_or_compile_standard_regex(
         &self,
         pattern: &str,

@@ -881,6 +881,7 @@ pub(crate) enum PatternEngineOptions {
         size_limit: Option<usize>,
         dfa_size_limit: Option<usize>,
     },
+    #[cfg(feature = "regex-engine")] // PATCH 4
     Regex {
         size_limit: Option<usize>,
         dfa_size_limit: Option<usize>,
@@ -893,6 +894,8 @@ pub struct FancyRegex;
 /// linear time performance.
 pub struct Regex;
 
+// PATCH 4: without `regex-engine`, `FancyRegex` is the only variant.
+#[cfg_attr(not(feature = "regex-engine"), allow(irrefutable_let_patterns))]
 impl PatternOptions<FancyRegex> {
     /// Create a pattern configuration based on the `fancy-regex` engine.
     #[must_use]
@@ -947,6 +950,7 @@ impl PatternOptions<FancyRegex> {
     }
 }
 
+#[cfg(feature = "regex-engine")] // PATCH 4
 impl PatternOptions<Regex> {
     /// Create a pattern configuration based on the `regex` engine.
     #[must_use]

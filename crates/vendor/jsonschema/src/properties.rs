@@ -74,6 +74,7 @@ impl<R: crate::regex::RegexEngine> PropertyPattern for CompiledPattern<R> {
 
 pub(crate) type FancyRegexValidators<F = SerdeJson> =
     Vec<(CompiledPattern<fancy_regex::Regex>, SchemaNode<F>)>;
+#[cfg(feature = "regex-engine")] // PATCH 4
 pub(crate) type RegexValidators<F = SerdeJson> =
     Vec<(CompiledPattern<regex::Regex>, SchemaNode<F>)>;
 
@@ -285,6 +286,7 @@ pub(crate) fn compile_fancy_regex_patterns<'a, F: Json>(
 /// Create a vector of pattern-validators pairs using standard regex.
 /// Uses literal optimizations when patterns are simple prefix or exact-match patterns.
 #[inline]
+#[cfg(feature = "regex-engine")] // PATCH 4
 pub(crate) fn compile_regex_patterns<'a, F: Json>(
     ctx: &compiler::Context<F>,
     obj: &'a Map<String, Value>,

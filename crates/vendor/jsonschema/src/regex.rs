@@ -189,6 +189,7 @@ pub(crate) fn build_fancy_regex(
 }
 
 /// Build a standard-regex matcher, applying engine limits; `Err(())` on a rejected pattern.
+#[cfg(feature = "regex-engine")] // PATCH 4
 pub(crate) fn build_standard_regex(
     translated: &str,
     size_limit: Option<usize>,

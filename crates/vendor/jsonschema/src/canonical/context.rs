@@ -25,6 +25,7 @@ const FACET_CACHE_CAPACITY: usize = 1 << 16;
 pub(crate) type SharedRegexes = Arc<Mutex<AHashMap<Arc<str>, Option<Arc<CompiledMatcher>>>>>;
 
 pub(crate) enum CompiledMatcher {
+    #[cfg(feature = "regex-engine")] // PATCH 4
     Regex(regex::Regex),
     FancyRegex(fancy_regex::Regex),
 }
@@ -33,6 +34,7 @@ impl CompiledMatcher {
     /// `None` where the engine cannot finish the match, e.g. on reaching the backtrack limit.
     fn is_match(&self, text: &str) -> Option<bool> {
         match self {
+            #[cfg(feature = "regex-engine")] // PATCH 4
             Self::Regex(regex) => Some(regex.is_match(text)),
             Self::FancyRegex(regex) => regex.is_match(text).ok(),
         }
@@ -414,6 +416,7 @@ fn intersection_key(left: Schema, right: Schema) -> (Schema, Schema) {
 fn compile(options: PatternEngineOptions, pattern: &str) -> Option<CompiledMatcher> {
     let translated = jsonschema_regex::to_rust_regex(pattern).ok()?;
     match options {
+        #[cfg(feature = "regex-engine")] // PATCH 4
         PatternEngineOptions::Regex {
             size_limit,
             dfa_size_limit,

@@ -6,6 +6,8 @@
 //!   - `patternProperties`
 //!
 //! Each valid combination of these keywords has a validator here.
+#[cfg(feature = "regex-engine")] // PATCH 4
+use crate::properties::compile_regex_patterns;
 use crate::{
     compiler,
     error::ValidationError,
@@ -16,7 +18,7 @@ use crate::{
     paths::{LazyLocation, Location, RefTracker},
     properties::{
         are_properties_valid, compile_big_map, compile_dynamic_prop_map_validator,
-        compile_fancy_regex_patterns, compile_regex_patterns, compile_small_map, BigValidatorsMap,
+        compile_fancy_regex_patterns, compile_small_map, BigValidatorsMap,
         CompiledPattern, PropertiesValidatorsMap, PropertyPattern, SmallValidatorsMap,
         HASHMAP_THRESHOLD,
     },
@@ -1935,6 +1937,7 @@ pub(crate) fn compile<'a, F: Json>(
                         }
                     }
                 }
+                #[cfg(feature = "regex-engine")] // PATCH 4
                 PatternEngineOptions::Regex { .. } => {
                     let patterns = match compile_regex_patterns(ctx, obj) {
                         Ok(patterns) => patterns,

@@ -10,7 +10,6 @@ use std::{
 use email_address::{EmailAddress, Options as EmailAddressOptions};
 use serde_json::{Map, Value};
 use strum::VariantArray;
-use unicode_general_category::{get_general_category, GeneralCategory};
 use uuid_simd::{parse_hyphenated, Out};
 
 use crate::{
@@ -757,31 +756,62 @@ pub fn is_valid_hostname(hostname: &str) -> bool {
     true
 }
 
-// RFC 5892 derives the PVALID property primarily from these general categories.
-fn is_idna_pvalid_category(category: GeneralCategory) -> bool {
-    matches!(
-        category,
-        GeneralCategory::UppercaseLetter
-            | GeneralCategory::LowercaseLetter
-            | GeneralCategory::TitlecaseLetter
-            | GeneralCategory::ModifierLetter
-            | GeneralCategory::OtherLetter
-            | GeneralCategory::NonspacingMark
-            | GeneralCategory::SpacingMark
-            | GeneralCategory::DecimalNumber
-    )
+// PATCH 5: the general categories below are read from `regex-syntax`'s
+// General_Category tables (Unicode 16.0.0, which `regex` links already for
+// `\p{…}` in patterns) instead of a second copy of the same data from
+// `unicode-general-category` (Unicode 16.0.0). Every scalar value gets the
+// same answer from both.
+
+/// The sorted, non-overlapping ranges of a `regex-syntax` Unicode class.
+fn general_category_ranges(class: &str) -> Box<[(char, char)]> {
+    match regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(class)
+        .map(regex_syntax::hir::Hir::into_kind)
+    {
+        Ok(regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class))) => class
+            .ranges()
+            .iter()
+            .map(|range| (range.start(), range.end()))
+            .collect(),
+        _ => unreachable!("a General_Category class that regex-syntax parses"),
+    }
+}
+
+fn in_ranges(ranges: &[(char, char)], c: char) -> bool {
+    ranges
+        .binary_search_by(|&(start, end)| {
+            if end < c {
+                std::cmp::Ordering::Less
+            } else if start > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+// RFC 5892 derives the PVALID property primarily from these general categories:
+// Lu, Ll, Lt, Lm, Lo (`L`), Mn, Mc and Nd.
+fn is_idna_pvalid_category(c: char) -> bool {
+    static PVALID: std::sync::LazyLock<Box<[(char, char)]>> =
+        std::sync::LazyLock::new(|| general_category_ranges(r"[\p{L}\p{Mn}\p{Mc}\p{Nd}]"));
+    in_ranges(&PVALID, c)
+}
+
+// Mc, Mn and Me (`M`): a label must not start with a combining mark.
+fn is_combining_mark(c: char) -> bool {
+    static MARK: std::sync::LazyLock<Box<[(char, char)]>> =
+        std::sync::LazyLock::new(|| general_category_ranges(r"\p{M}"));
+    in_ranges(&MARK, c)
 }
 
 fn validate_unicode_label(label: &str) -> bool {
     let mut chars = label.chars().peekable();
     if let Some(&first) = chars.peek() {
-        let category = get_general_category(first);
-        if matches!(
-            category,
-            GeneralCategory::SpacingMark
-                | GeneralCategory::NonspacingMark
-                | GeneralCategory::EnclosingMark
-        ) {
+        // PATCH 5
+        if is_combining_mark(first) {
             return false;
         }
     }
@@ -896,7 +926,8 @@ fn validate_unicode_label(label: &str) -> bool {
             | '\u{06FD}' | '\u{06FE}' | '\u{0F0B}' | '\u{3007}' => {}
             // Per RFC 5892 a code point is PVALID only when it is a letter, a combining
             // mark, or a decimal digit; any other decoded code point is disallowed.
-            other if !other.is_ascii() && !is_idna_pvalid_category(get_general_category(other)) => {
+            // PATCH 5
+            other if !other.is_ascii() && !is_idna_pvalid_category(other) => {
                 return false;
             }
 

@@ -274,6 +274,7 @@ pub(crate) fn compile<'a, F: Json>(
                     location: ctx.location().join("pattern"),
                 })))
             }
+            #[cfg(feature = "regex-engine")] // PATCH 4
             PatternEngineOptions::Regex { .. } => {
                 let Ok(regex) = ctx.get_or_compile_standard_regex(item) else {
                     return Some(Err(invalid_regex(ctx, schema)));

@@ -265,6 +265,7 @@ pub(crate) fn compile<'a, F: Json>(
                 })
             })
         }
+        #[cfg(feature = "regex-engine")] // PATCH 4
         PatternEngineOptions::Regex { .. } => {
             compile_pattern_entries(&ctx, map, |pctx, pattern| {
                 pctx.get_or_compile_standard_regex(pattern)

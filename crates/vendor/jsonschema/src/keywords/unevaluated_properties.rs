@@ -78,6 +78,7 @@ impl Patterns {
                     location: ctx.location().clone(),
                 });
             }
+            #[cfg(feature = "regex-engine")] // PATCH 4
             crate::options::PatternEngineOptions::Regex { .. } => {
                 self.standard.push(Pattern {
                     regex: ctx.get_or_compile_standard_regex(pattern)?,
