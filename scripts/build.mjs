@@ -13,9 +13,8 @@ import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
 // downloads or instantiates it (docs/modules.md).
 const MODULES = [
   { crate: 'toolresult-wasm', name: 'toolresult_wasm', profile: 'release' },
-  // Its own cargo profile compiles every crate it links for size (Cargo.toml).
   // A second -Oz pass takes ~1.8 KB gzip more off the engine (~25 s a pass).
-  { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm', profile: 'engine', optPasses: 2 },
+  { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm', profile: 'release', optPasses: 2 },
   // The safety screen and the result document: loaded by code that screens.
   // Its own cargo profile compiles the shared crates for speed (Cargo.toml).
   { crate: 'toolresult-screen-wasm', name: 'toolresult_screen_wasm', profile: 'screen' },
