@@ -269,6 +269,10 @@ for (const [mode, title, ours] of [
   for (const other of [AJV, CF]) {
     lines.push(`| ratio ÷ ${other} | ${outputNames.map((n) => ratio(m[n][ours], m[n][other])).join(' | ')} |`);
   }
+  // The adapters' paths (by value only).
+  for (const name of Object.keys(m[outputNames[0]]).filter((n) => n.startsWith('toolresult ') && n !== ours)) {
+    lines.push(`| ${name.replace('toolresult ', '').replace(/ \(.*\)$/, '')} ÷ ${AJV} | ${outputNames.map((n) => ratio(m[n][name], m[n][AJV])).join(' | ')} |`);
+  }
 }
 lines.push('', '## Bounding a large output (median time per call)', '');
 lines.push('| operation | median | vs node crypto sha256 |', '|---|---:|---:|');

@@ -4,7 +4,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Validator as CfValidator } from '@cfworker/json-schema';
-import { compileSchema } from 'toolresult';
+import { compileSchema, ToolRegistry } from 'toolresult';
 
 export const outputSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -65,6 +65,17 @@ export const outputValidators = {
   'toolresult compileSchema().isValid': () => {
     const s = compileSchema(outputSchema);
     return (value) => s.isValid(value);
+  },
+  // The adapters' paths: Standard Schema (the AI SDK's tool({ inputSchema }),
+  // MCP v2's registerTool, OpenAI Agents' tool({ parameters })) and the
+  // registry the MCP adapter checks outputs with.
+  "toolresult '~standard'.validate (AI SDK, MCP v2, OpenAI Agents)": () => {
+    const s = compileSchema(outputSchema);
+    return (value) => !('issues' in s['~standard'].validate(value));
+  },
+  'toolresult ToolRegistry.validateOutput (MCP adapter)': () => {
+    const registry = new ToolRegistry().register({ name: 'search', outputSchema });
+    return (value) => registry.validateOutput('search', value).ok;
   },
   'ajv (compiled)': () => {
     const ajv = new Ajv2020({ allErrors: true });
