@@ -112,7 +112,7 @@ function schemas(dialect) {
       multipleOf: fc.constantFrom(1, 2, 3, 0.5, 0.1, 1e-7),
       required: fc.uniqueArray(fc.constantFrom(...keys), { maxLength: 3 }),
       properties: keyed(sub),
-      patternProperties: fc.dictionary(fc.constantFrom('^a', 'b', '^_', '^(a+)+$'), sub, { maxKeys: 2 }),
+      patternProperties: fc.dictionary(fc.constantFrom('^a', 'b', '^_', '^(a+)+$', '^[a-c]+$'), sub, { maxKeys: 2 }),
       additionalProperties: sub,
       propertyNames: sub,
       minProperties: small,
@@ -332,6 +332,12 @@ test("plan: patterns run as a JS RegExp give the engine's verdict on every strin
     { numRuns: 1500 },
   );
   assert.ok(inJs > 300, `only ${inJs} patterns ran in JS`);
+  // patternProperties keys take the same JS path when their pattern allows it.
+  const keyed = JSON.parse(compileSchema({ patternProperties: { '^[a-z]+$': {}, '^(a+)+$': {} } }).planJson).nodes[0].patternProperties;
+  assert.deepEqual(
+    keyed.map((entry) => entry.length),
+    [3, 2],
+  );
 });
 
 test('plan: the plain forms the evaluator accepts for a format are all accepted by the engine', async () => {

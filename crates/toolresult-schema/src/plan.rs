@@ -234,6 +234,30 @@ impl<C: CheckCompiler> Builder<'_, C> {
         self.same_instance[from].push(to);
     }
 
+    /// The nodes of an object of subschemas (`properties`, …), with their
+    /// names; `same_instance` as for [`Builder::children`].
+    fn named_children(
+        &mut self,
+        index: usize,
+        pointer: &str,
+        keyword: &str,
+        map: &Value,
+        same_instance: bool,
+    ) -> Built<Vec<(String, usize)>> {
+        let Value::Object(members) = map else {
+            return uncovered(format!("`{keyword}` is not an object"));
+        };
+        let mut out = Vec::with_capacity(members.len());
+        for (name, sub) in members {
+            let n = self.child(&format!("{pointer}/{keyword}"), name, sub)?;
+            if same_instance {
+                self.same(index, n);
+            }
+            out.push((name.clone(), n));
+        }
+        Ok(out)
+    }
+
     /// The nodes of an array of subschemas; `same_instance` when each applies
     /// to the value itself (`allOf`, …) rather than to one item of it.
     fn children(
@@ -344,28 +368,21 @@ impl<C: CheckCompiler> Builder<'_, C> {
                     out.insert("required".into(), value.clone());
                 }
                 "properties" => {
-                    let Value::Object(props) = value else {
-                        return uncovered("`properties` is not an object");
-                    };
-                    let mut list = Vec::with_capacity(props.len());
-                    for (name, sub) in props {
-                        let n = self.child(&format!("{pointer}/properties"), name, sub)?;
-                        list.push(json!([name, n]));
-                    }
-                    out.insert("properties".into(), Value::Array(list));
+                    let list = self.named_children(index, pointer, k, value, false)?;
+                    let list = list.into_iter().map(|(name, n)| json!([name, n])).collect();
+                    out.insert(k.into(), Value::Array(list));
                 }
                 "patternProperties" => {
-                    let Value::Object(props) = value else {
-                        return uncovered("`patternProperties` is not an object");
-                    };
-                    let mut list = Vec::with_capacity(props.len());
-                    for (pattern, sub) in props {
+                    let mut list = Vec::new();
+                    for (pattern, n) in self.named_children(index, pointer, k, value, false)? {
                         let check = self.check("pattern", &Value::String(pattern.clone()))?;
-                        let n =
-                            self.child(&format!("{pointer}/patternProperties"), pattern, sub)?;
-                        list.push(json!([check, n]));
+                        // A key the evaluator can test itself, as for `pattern`.
+                        list.push(match js_pattern::js_source(&pattern) {
+                            Some(source) => json!([check, n, source]),
+                            None => json!([check, n]),
+                        });
                     }
-                    out.insert("patternProperties".into(), Value::Array(list));
+                    out.insert(k.into(), Value::Array(list));
                 }
                 "additionalProperties" | "propertyNames" | "contains" => {
                     let n = self.child(pointer, k, value)?;
@@ -405,16 +422,9 @@ impl<C: CheckCompiler> Builder<'_, C> {
                     out.insert("dependentRequired".into(), value.clone());
                 }
                 "dependentSchemas" => {
-                    let Value::Object(deps) = value else {
-                        return uncovered("`dependentSchemas` is not an object");
-                    };
-                    let mut list = Vec::with_capacity(deps.len());
-                    for (name, sub) in deps {
-                        let n = self.child(&format!("{pointer}/dependentSchemas"), name, sub)?;
-                        self.same(index, n);
-                        list.push(json!([name, n]));
-                    }
-                    out.insert("dependentSchemas".into(), Value::Array(list));
+                    let list = self.named_children(index, pointer, k, value, true)?;
+                    let list = list.into_iter().map(|(name, n)| json!([name, n])).collect();
+                    out.insert(k.into(), Value::Array(list));
                 }
                 "dependencies" => {
                     let Value::Object(deps) = value else {
