@@ -42,13 +42,21 @@ struct CheckOptions {
 
 impl CheckCompiler for CheckOptions {
     fn compile_check(&self, schema: &Value) -> Option<Validator<TapeJson>> {
-        jsonschema::options_for::<TapeJson>()
-            .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
-            .should_validate_formats(self.assert_formats)
+        engine_options(self.assert_formats)
             .with_draft(self.draft)
             .build(schema)
             .ok()
     }
+}
+
+/// The engine's options for schemas and for a plan's checks alike: bounded
+/// pattern matching, and `format` asserted or not.
+fn engine_options<'i>(
+    assert_formats: bool,
+) -> jsonschema::ValidationOptions<'i, Arc<dyn Retrieve>, TapeJson> {
+    jsonschema::options_for::<TapeJson>()
+        .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
+        .should_validate_formats(assert_formats)
 }
 
 impl core::fmt::Debug for CompiledSchema {
@@ -127,39 +135,33 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
     let has_schema_keyword = schema
         .as_object()
         .is_some_and(|o| o.contains_key("$schema"));
-    let mut builder = jsonschema::options_for::<TapeJson>()
-        .with_retriever(Documents(Arc::new(documents)))
-        .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(BACKTRACK_LIMIT))
-        .should_validate_formats(options.formats == FormatMode::Assert);
-    // The draft the engine compiles the schema under.
-    let draft = match declared {
-        Some(d) => d.draft(),
-        // No `$schema`: the configured default.
-        None if !has_schema_keyword => options.default_dialect.draft(),
-        // A registered custom meta-schema: the engine reads the dialect from
-        // it; this is the engine's own detection (`Draft::Unknown`).
+    let assert_formats = options.formats == FormatMode::Assert;
+    let mut builder = engine_options(assert_formats).with_retriever(Documents(Arc::new(documents)));
+    // The dialect: the declared one, else (no `$schema`) the configured
+    // default; `None` for a registered custom meta-schema, whose dialect the
+    // engine reads from it (its own detection, `Draft::Unknown`), and which
+    // gets no plan (the plan does not read vocabularies; docs/schema-plan.md).
+    let dialect = match declared {
+        Some(d) => Some(d),
+        None if !has_schema_keyword => Some(options.default_dialect),
+        None => None,
+    };
+    let draft = match dialect {
+        Some(d) => {
+            builder = builder.with_draft(d.draft());
+            d.draft()
+        }
         None => jsonschema::Draft::default().detect(schema),
     };
-    if declared.is_some() || !has_schema_keyword {
-        builder = builder.with_draft(draft);
-    }
     // The engine leaves this check to us (crates/vendor/PATCHES.md, patch 3).
     meta::check(draft, schema).map_err(Issues::from)?;
     let validator = builder
         .build(schema)
         .map_err(|e| Issues::from(compile_issue(&e)))?;
-    // A registered custom meta-schema: the engine reads its vocabulary, the
-    // plan does not (docs/schema-plan.md).
-    let plan_dialect = match declared {
-        Some(d) => Some(d),
-        None if !has_schema_keyword => Some(options.default_dialect),
-        None => None,
-    };
     Ok(CompiledSchema {
         validator,
         max_issues: options.max_issues,
-        plan_source: plan_dialect
-            .map(|d| (schema.clone(), d, options.formats == FormatMode::Assert)),
+        plan_source: dialect.map(|d| (schema.clone(), d, assert_formats)),
         plan: OnceLock::new(),
     })
 }
