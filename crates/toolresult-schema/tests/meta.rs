@@ -6,24 +6,14 @@
 //! each with a top-level keyword given a value of the wrong kind; and the
 //! embedded-resource rules checked case by case.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
 use jsonschema::ValidationError;
 use serde_json::{json, Value};
 use toolresult::IssueCode;
 use toolresult_schema::{compile, Dialect, SchemaOptions};
-
-fn suite_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            suite_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
 
 /// Every object in `value`, itself included.
 fn objects<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
@@ -51,16 +41,7 @@ fn has_schema_keyword(value: &Value) -> bool {
 /// nested one is the embedded-resource case, tested below), and each with
 /// every top-level keyword replaced by values of the wrong kind.
 fn candidates() -> Vec<Value> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/conformance/json-schema-test-suite/tests");
-    let mut files = Vec::new();
-    suite_files(&root, &mut files);
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "suite not found under {}",
-        root.display()
-    );
+    let files = common::suite_files("");
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for file in files {

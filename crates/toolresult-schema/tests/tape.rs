@@ -4,7 +4,7 @@
 //! every case of the official JSON Schema Test Suite (draft 2020-12 and
 //! draft 7, required and optional).
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
@@ -15,17 +15,6 @@ use toolresult_schema::tape::{TapeJson, TapeNode};
 fn tape_satisfies_the_representation_contract() {
     let tape = Tape::from_value(&jsonschema::json::conformance::document());
     jsonschema::json::conformance::assert_conformance::<TapeJson>(&TapeNode::root(&tape));
-}
-
-fn suite_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            suite_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
 }
 
 fn errors<'a>(list: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Vec<String> {
@@ -42,22 +31,12 @@ fn errors<'a>(list: impl Iterator<Item = jsonschema::ValidationError<'a>>) -> Ve
 
 #[test]
 fn tape_and_value_agree_on_the_json_schema_test_suite() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/conformance/json-schema-test-suite/tests");
     let mut compared = 0;
     for (dir, draft) in [
         ("draft2020-12", Draft::Draft202012),
         ("draft7", Draft::Draft7),
     ] {
-        let mut files = Vec::new();
-        suite_files(&root.join(dir), &mut files);
-        files.sort();
-        assert!(
-            !files.is_empty(),
-            "suite not found under {}",
-            root.display()
-        );
-        for file in files {
+        for file in common::suite_files(dir) {
             let groups: Vec<Value> =
                 serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
             for group in groups {
