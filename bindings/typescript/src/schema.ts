@@ -78,6 +78,26 @@ function unwrap<T>(json: string, what: string, codeFor: (issues: Issue[]) => Too
 }
 
 /**
+ * The plan of a schema from the engine's JSON text (`''`: none), its checks
+ * run in batches through `runChecks`, which returns the handle's entry point
+ * (fetched first, so the input is written after the handle exists).
+ */
+function planFrom(json: string, runChecks: () => (inputLength: number) => number): SchemaPlan | null {
+  if (!json) return null;
+  return new SchemaPlan(
+    json,
+    (batch) => {
+      const text = JSON.stringify(batch);
+      return schemaEngine.call((w) => {
+        const run = runChecks();
+        return run(writeEngineInput(w, text));
+      });
+    },
+    INPUT_LIMITS,
+  );
+}
+
+/**
  * Loads the JSON Schema engine. Node loads it by itself on first use; in
  * browsers call `await loadSchemaEngine()` (from "toolresult/web") before
  * compiling a schema. Safe to call more than once.
@@ -151,8 +171,13 @@ export class CompiledSchema<T = unknown> {
 
   #ensurePlan(): SchemaPlan | null {
     if (this.#plan === undefined) {
-      const json = schemaEngine.call(() => this.#current().plan());
-      this.#plan = json ? new SchemaPlan(json, (batch) => this.#runChecks(batch), INPUT_LIMITS) : null;
+      this.#plan = planFrom(
+        schemaEngine.call(() => this.#current().plan()),
+        () => {
+          const handle = this.#current();
+          return (length) => handle.run_plan_checks_input(length);
+        },
+      );
     }
     return this.#plan;
   }
@@ -172,14 +197,6 @@ export class CompiledSchema<T = unknown> {
     return this.#ensurePlan() !== null;
   }
 
-  #runChecks(batch: unknown[]): number {
-    const text = JSON.stringify(batch);
-    return schemaEngine.call((w) => {
-      const handle = this.#current();
-      return handle.run_plan_checks_input(writeEngineInput(w, text));
-    });
-  }
-
   /**
    * Whether `value` satisfies the schema (stops at the first failure). The
    * value is checked where it lives, through the schema's plan
@@ -189,8 +206,10 @@ export class CompiledSchema<T = unknown> {
   isValid(value: unknown): boolean {
     const planned = this.#planned(value);
     if (planned !== PlanVerdict.Fallback) return planned === PlanVerdict.Valid;
-    const verdict = this.#verdict(wireBytes(value, 'invalid_value', 'the value'));
-    if (verdict === 2) this.validate(value); // throws with the value's issues
+    // The bytes stay valid until the next value is written: nothing writes one in between.
+    const bytes = wireBytes(value, 'invalid_value', 'the value');
+    const verdict = this.#verdict(bytes);
+    if (verdict === 2) this.#issues(bytes, 'the value is not acceptable JSON'); // throws with the value's issues
     return verdict === 0;
   }
 
@@ -311,20 +330,13 @@ export class ToolRegistry {
     const key = `${output ? 'o' : 'i'}:${name}`;
     let plan = this.#plans.get(key);
     if (plan === undefined) {
-      const json = schemaEngine.call(() => this.#current().plan(name, output));
-      plan = json
-        ? new SchemaPlan(
-            json,
-            (batch) => {
-              const text = JSON.stringify(batch);
-              return schemaEngine.call((w) => {
-                const handle = this.#current();
-                return handle.run_plan_checks_input(name, output, writeEngineInput(w, text));
-              });
-            },
-            INPUT_LIMITS,
-          )
-        : null;
+      plan = planFrom(
+        schemaEngine.call(() => this.#current().plan(name, output)),
+        () => {
+          const handle = this.#current();
+          return (length) => handle.run_plan_checks_input(name, output, length);
+        },
+      );
       this.#plans.set(key, plan);
     }
     return plan !== null && plan.evaluate(value) === PlanVerdict.Valid;
