@@ -4,7 +4,7 @@ import { ToolResultError, unwrapOutcome } from './errors.js';
 import { LIMITS } from './generated/limits.js';
 import { writeInput } from './input.js';
 import { call, platform } from './runtime.js';
-import { toWireBytes } from './wire.js';
+import { isWellFormed, toWireBytes } from './wire.js';
 
 /** Default output limit: 10 MiB (docs/spec.md §10). */
 export const DEFAULT_MAX_OUTPUT_BYTES: number = LIMITS.defaultMaxOutputBytes;
@@ -42,8 +42,7 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
 }
 
 function checkText(text: string, what: string): void {
-  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  if (wellFormed ? !wellFormed.call(text) : /[\uD800-\uDFFF]/.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))) {
+  if (!isWellFormed(text)) {
     throw new ToolResultError('invalid_output', `${what} holds a lone UTF-16 surrogate`, [
       { path: '', code: 'lone_surrogate', message: 'a lone UTF-16 surrogate has no UTF-8 form' },
     ]);

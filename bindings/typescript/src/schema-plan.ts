@@ -10,6 +10,7 @@
 //
 // Verdicts only: a value the plan finds invalid, or cannot judge, goes
 // through the engine, which gives the issues (the same as the text path's).
+import { isWellFormed } from './wire.js';
 
 /** The evaluator's answer: valid, invalid, or "ask the engine". */
 export const PlanVerdict = { Valid: 0, Invalid: 1, Fallback: 2 } as const;
@@ -150,11 +151,6 @@ function unique(items: unknown[]): boolean {
   }
   return true;
 }
-
-const isWellFormed: (s: string) => boolean =
-  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
-    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (s) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 /**
  * Whether `value` is plain JSON data that the text path would take exactly as

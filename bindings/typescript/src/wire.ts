@@ -267,6 +267,13 @@ export function toWireText(value: unknown, limits: WireLimits): Wire {
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);
+
+/** Whether a string has no lone surrogate (`String.prototype.isWellFormed` where the runtime has it). */
+export const isWellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (text) => !HAS_LONE_SURROGATE.test(text);
 
 /**
  * UTF-8 cannot carry lone surrogates and TextEncoder would replace them with
@@ -274,9 +281,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * parser report `lone_surrogate` with the path of the string that holds one.
  */
 export function escapeLoneSurrogates(text: string): string {
-  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  if (wellFormed ? wellFormed.call(text) : !LONE_SURROGATE.test(text)) return text;
-  LONE_SURROGATE.lastIndex = 0;
+  if (isWellFormed(text)) return text;
   return text.replace(LONE_SURROGATE, (s) => `\\u${s.charCodeAt(0).toString(16)}`);
 }
 
