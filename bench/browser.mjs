@@ -120,7 +120,7 @@ of what a user sees; add the download time of the sizes below on a real connecti
 | + screen module (\`loadScreen()\`) | ${screenFiles.length} | ${kb(sum(screenFiles))} |
 
 A page that validates, renders, converts and stores results needs the first three rows:
-**${kb(sum(shell) + sum(envelope) + sum(worker))}** (docs/modules.md). Checking JSON Schemas adds the
+**${kb(sum(shell) + sum(envelope) + sum(worker))}** (docs/internals/modules.md). Checking JSON Schemas adds the
 engine: **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(tools))}**.
 
 | file | raw | gzip |

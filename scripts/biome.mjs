@@ -1,5 +1,5 @@
 // Runs Biome (the TypeScript / JavaScript formatter and linter, biome.jsonc)
-// from .tools/, installing it first when missing: `node scripts/biome.mjs ci .`.
+// from the tools cache, installing it first when missing: `node scripts/biome.mjs ci .`.
 //
 // Biome is one native binary per platform, published as optional npm
 // dependencies of `@biomejs/biome`. It is not a devDependency: a registry
@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, ch
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { root, run } from './lib.mjs';
+import { root, run, toolsDir } from './lib.mjs';
 
 export const BIOME_VERSION = '2.6.8';
 
@@ -26,10 +26,10 @@ function platformPackage() {
 }
 
 export function biomeBin() {
-  return path.join(root, '.tools', `biome-${BIOME_VERSION}`, process.platform === 'win32' ? 'biome.exe' : 'biome');
+  return path.join(toolsDir(), `biome-${BIOME_VERSION}`, process.platform === 'win32' ? 'biome.exe' : 'biome');
 }
 
-/** Installs the binary into .tools/ unless it is there. */
+/** Installs the binary into the tools cache unless it is there. */
 export function ensureBiome() {
   const bin = biomeBin();
   if (existsSync(bin)) return bin;

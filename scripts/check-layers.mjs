@@ -1,4 +1,4 @@
-// Import cycles and layer order, for Rust and TypeScript (docs/modules.md,
+// Import cycles and layer order, for Rust and TypeScript (docs/internals/modules.md,
 // "Layers"). `node scripts/check-layers.mjs` exits 1 and names each cycle.
 //
 // Rust: every file of every crate is a node; an edge is a `crate::…`,

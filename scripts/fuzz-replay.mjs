@@ -2,7 +2,7 @@
 // crash regressions included) on stable Rust, without coverage
 // instrumentation: libFuzzer runs each file given by name once and aborts on
 // the first failing assertion or panic. Part of `npm test`, so a crash found
-// once cannot come back unnoticed (docs/fuzzing.md).
+// once cannot come back unnoticed (docs/internals/fuzzing.md).
 import { readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

@@ -5,12 +5,12 @@
 // and crashes per target. Crash inputs land in fuzz/artifacts/; each one found
 // becomes a seed in fuzz/seeds/<target>/ (replayed by `npm test`, see
 // scripts/fuzz-replay.mjs) and a regression case in tests/hostile/. The depth
-// reached is recorded in docs/fuzzing.md.
+// reached is recorded in docs/internals/fuzzing.md.
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { seedDirsOf, TARGETS } from './fuzz-targets.mjs';
-import { root, run, step } from './lib.mjs';
+import { root, run, step, toolsDir } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -27,7 +27,7 @@ if (!Number.isFinite(seconds) || seconds <= 0) {
   process.exit(2);
 }
 
-const toolRoot = path.join(root, '.tools', 'cargo-fuzz');
+const toolRoot = path.join(toolsDir(), 'cargo-fuzz');
 const cargoFuzz = path.join(toolRoot, 'bin', 'cargo-fuzz');
 step('fuzz: setup');
 run('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal']);

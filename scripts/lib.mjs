@@ -2,6 +2,7 @@
 // streams output and fails loudly.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,14 +26,37 @@ export function msrv() {
   return cargoTomlVersion(/^rust-version\s*=\s*"([0-9.]+)"/m, 'declare rust-version = "x.y"');
 }
 
-export function wasmBindgenBin() {
-  return path.join(root, '.tools', `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
+/**
+ * Where the pinned tools live (wasm-bindgen, cargo-deny, Biome, the runtimes):
+ * a per-user cache shared by every clone, so a second clone does not build
+ * them again. `TOOLRESULT_TOOLS` overrides it.
+ */
+export function toolsDir() {
+  if (process.env.TOOLRESULT_TOOLS) return path.resolve(process.env.TOOLRESULT_TOOLS);
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cache, 'toolresult', 'tools');
 }
 
-/** cargo-deny, pinned, built into .tools/ (deny.toml; `npm test` runs it offline). */
+export function wasmBindgenBin() {
+  return path.join(toolsDir(), `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
+}
+
+/** cargo-deny, pinned, built into the tools cache (deny.toml; `npm test` runs it offline). */
 export const CARGO_DENY_VERSION = '0.20.2';
 export function cargoDenyBin() {
-  return path.join(root, '.tools', `cargo-deny-${CARGO_DENY_VERSION}`, 'bin', 'cargo-deny');
+  return path.join(toolsDir(), `cargo-deny-${CARGO_DENY_VERSION}`, 'bin', 'cargo-deny');
+}
+
+/**
+ * cargo-public-api, pinned, built into the tools cache, and the nightly whose rustdoc JSON it reads
+ * (scripts/api-check.mjs: the Rust half of `npm run api:check`). Moved together: each
+ * cargo-public-api release reads one rustdoc JSON format (0.52.0: format 57, which
+ * nightly-2025-08-02 does not write yet), and the listing can differ between nightlies.
+ */
+export const CARGO_PUBLIC_API_VERSION = '0.52.0';
+export const PUBLIC_API_NIGHTLY = 'nightly-2026-05-20';
+export function cargoPublicApiBin() {
+  return path.join(toolsDir(), `cargo-public-api-${CARGO_PUBLIC_API_VERSION}`, 'bin', 'cargo-public-api');
 }
 
 export function binPath(name) {

@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync,
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { root, run } from './lib.mjs';
+import { run, toolsDir } from './lib.mjs';
 
 const linuxMusl = () => process.platform === 'linux' && !process.report?.getReport?.().header?.glibcVersionRuntime;
 
@@ -79,11 +79,11 @@ function nodePackage() {
 /** Where the runtime's binary lives once installed. */
 export function runtimeBin(id) {
   const r = RUNTIMES[id];
-  return path.join(root, '.tools', `${id}-${r.version}`, path.basename(r.file));
+  return path.join(toolsDir(), `${id}-${r.version}`, path.basename(r.file));
 }
 
 /**
- * Installs the runtime into .tools/ unless it is there; returns its binary.
+ * Installs the runtime into the tools cache unless it is there; returns its binary.
  * Throws, naming the package, when this platform has none or the registry
  * cannot serve it: a runtime that cannot be had is reported, never faked.
  */

@@ -1,18 +1,32 @@
 // Installs what a job needs, skipping whatever is already there.
 //
 //   node scripts/setup.mjs              the build (`npm start`, `npm run build`): the wasm32 rustup
-//                                       target, the wasm-bindgen CLI (pinned, in .tools/) and the
+//                                       target, the wasm-bindgen CLI (pinned, in the tools cache) and the
 //                                       npm packages. Nothing else, so a first `npm start` is quick.
 //   node scripts/setup.mjs --for test   also what only `npm test` checks with: the no-std target, the
-//                                       MSRV toolchain, cargo-deny, Biome and the runtimes of
-//                                       tests/runtimes/ (Node 22 and 24, Bun, Deno, workerd).
+//                                       MSRV toolchain, cargo-deny, cargo-public-api and its nightly,
+//                                       Biome and the runtimes of tests/runtimes/ (Node 22 and 24, Bun,
+//                                       Deno, workerd).
 //   node scripts/setup.mjs --for audit  also cargo-deny (`npm run audit`).
 //
 // Chromium, which the browser tests need, is installed by scripts/test.mjs when missing.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { biomeBin, ensureBiome, BIOME_VERSION } from './biome.mjs';
-import { CARGO_DENY_VERSION, capture, cargoDenyBin, msrv, root, run, step, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
+import {
+  CARGO_DENY_VERSION,
+  CARGO_PUBLIC_API_VERSION,
+  capture,
+  cargoDenyBin,
+  cargoPublicApiBin,
+  msrv,
+  PUBLIC_API_NIGHTLY,
+  root,
+  run,
+  step,
+  wasmBindgenBin,
+  wasmBindgenVersion,
+} from './lib.mjs';
 import { RUNTIMES, ensureRuntime, runtimeBin } from './runtimes.mjs';
 
 const at = process.argv.indexOf('--for');
@@ -55,12 +69,28 @@ if (existsSync(bin) && capture(bin, ['--version']).includes(version)) {
 }
 
 if (forTest || job === 'audit') {
-  step(`setup: cargo-deny ${CARGO_DENY_VERSION} (licenses, bans, sources; in .tools/)`);
+  step(`setup: cargo-deny ${CARGO_DENY_VERSION} (licenses, bans, sources; in the tools cache)`);
   if (existsSync(cargoDenyBin())) {
     console.log(`present: ${cargoDenyBin()}`);
   } else {
     run('cargo', ['install', 'cargo-deny', '--version', CARGO_DENY_VERSION, '--locked', '--root', path.dirname(path.dirname(cargoDenyBin()))]);
   }
+}
+
+if (forTest) {
+  // The Rust half of `npm run api:check` (scripts/api-check.mjs): rustdoc JSON needs a nightly,
+  // pinned to one cargo-public-api reads.
+  step(`setup: cargo-public-api ${CARGO_PUBLIC_API_VERSION} (in the tools cache) and Rust ${PUBLIC_API_NIGHTLY} (minimal profile), for api:check`);
+  if (
+    capture('rustup', ['toolchain', 'list'])
+      .split('\n')
+      .some((t) => t.startsWith(`${PUBLIC_API_NIGHTLY}-`))
+  )
+    console.log(`present: ${PUBLIC_API_NIGHTLY}`);
+  else run('rustup', ['toolchain', 'install', PUBLIC_API_NIGHTLY, '--profile', 'minimal']);
+  if (existsSync(cargoPublicApiBin())) console.log(`present: ${cargoPublicApiBin()}`);
+  else
+    run('cargo', ['install', 'cargo-public-api', '--version', CARGO_PUBLIC_API_VERSION, '--locked', '--root', path.dirname(path.dirname(cargoPublicApiBin()))]);
 }
 
 step('setup: npm packages');
@@ -73,7 +103,22 @@ if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) {
 }
 
 if (forTest) {
-  step(`setup: Biome ${BIOME_VERSION} (formatter and linter, in .tools/; see scripts/biome.mjs)`);
+  // The agent frameworks the adapters are tested in, each an npm project of its own
+  // (tests/frameworks/README.md): only `npm test` installs them.
+  const frameworks = path.join(root, 'tests', 'frameworks');
+  for (const name of readdirSync(frameworks).sort()) {
+    const dir = path.join(frameworks, name);
+    if (!existsSync(path.join(dir, 'package-lock.json'))) continue;
+    step(`setup: the ${name} test project (tests/frameworks/${name})`);
+    const done = path.join(dir, 'node_modules', '.package-lock.json');
+    if (existsSync(done) && statSync(done).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs)
+      console.log(`present: tests/frameworks/${name}/node_modules`);
+    else run('npm', ['ci', '--no-audit', '--no-fund', '--prefix', dir]);
+  }
+}
+
+if (forTest) {
+  step(`setup: Biome ${BIOME_VERSION} (formatter and linter, in the tools cache; see scripts/biome.mjs)`);
   if (existsSync(biomeBin())) console.log(`present: ${biomeBin()}`);
   else console.log(`installed: ${ensureBiome()}`);
 
@@ -81,7 +126,7 @@ if (forTest) {
   step(
     `setup: runtimes (${Object.values(RUNTIMES)
       .map((r) => `${r.title} ${r.version}`)
-      .join(', ')}; in .tools/)`,
+      .join(', ')}; in the tools cache)`,
   );
   for (const id of Object.keys(RUNTIMES)) {
     if (existsSync(runtimeBin(id))) console.log(`present: ${runtimeBin(id)}`);

@@ -55,6 +55,9 @@ run(process.execPath, ['scripts/generate.mjs', '--check']);
 step('build: wasm + TypeScript (type check)');
 run(process.execPath, ['scripts/build.mjs']);
 
+step('api: the public API (npm subpath exports, Rust crates) matches the reviewed reports in api/ (npm run api:check)');
+run(process.execPath, ['scripts/api-check.mjs']);
+
 step('bench: smoke run (proves the benchmark still works; asserts nothing about time)');
 run(process.execPath, ['bench/run.mjs', '--smoke']);
 
@@ -100,8 +103,11 @@ run(process.execPath, ['bench/browser.mjs', '--smoke']);
 step('node: tests against the built Node package, then packaging (npm pack; CJS, ESM, TypeScript, Vite, webpack, esbuild; attw, publint)');
 run(process.execPath, ['--test', 'tests/node/', 'tests/hostile/', 'tests/conformance/', 'tests/packaging/']);
 
+step('docs: every js/ts/jsx block of README.md and docs/ runs against the built package (scripts/docs-test.mjs)');
+run(process.execPath, ['scripts/docs-test.mjs']);
+
 // The packed package in every runtime a team deploys to (pinned in scripts/runtimes.mjs,
-// installed into .tools/ by `setup.mjs --for test`): workerd serves a Worker bundled from it.
+// installed into the tools cache by `setup.mjs --for test`): workerd serves a Worker bundled from it.
 step('runtimes: the smoke suite and the HTTP endpoints in Node 20, 22 and 24, Bun, Deno and workerd (the packed package)');
 run(process.execPath, ['--test', 'tests/runtimes/']);
 
@@ -110,6 +116,11 @@ run(process.execPath, ['--test', 'tests/runtimes/']);
 // the OpenAI Agents Runner with its scripted model; the spans with OpenTelemetry's in-memory exporter.
 step('adapters: toolresult/mcp, /ai, /langchain and /openai-agents (and their spans) against the installed framework majors');
 run(process.execPath, ['--test', 'tests/adapters/']);
+
+// The adapters for agent frameworks installed beside the package, each in its own
+// project under tests/frameworks/ (its set-up is in scripts/setup.mjs).
+step('adapters: the agent frameworks of tests/frameworks/ (each its own npm project, the built package installed into it)');
+run(process.execPath, ['--test', '--test-concurrency=1', 'tests/frameworks/']);
 
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
 step('postgres: the store contract and the multi-node tests against a real server');

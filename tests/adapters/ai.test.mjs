@@ -227,6 +227,110 @@ for (const sdk of sdks) {
   });
 }
 
+for (const sdk of sdks) {
+  test(`${sdk.label} (${sdk.version}): dialogId as a function of the execute options — two conversations through one wrapped tool set land in two dialogs; each reference names its own`, async () => {
+    const { ai, Mock } = sdk;
+    const store = new t.ResultStore();
+    const given = [];
+    // The app's per-run context: AI SDK 7 hands each tool its entry of `toolsContext` as `context`; 6, `experimental_context`.
+    const contextOf = (o) => (sdk.label === 'AI SDK 7' ? o.context : o.experimental_context);
+    const tools = withToolResults(sdkTools(ai), {
+      budget: { maxBytes: 4096 },
+      store,
+      asSchema: ai.asSchema,
+      dialogId: (o) => {
+        given.push(o);
+        return contextOf(o).conversation;
+      },
+    });
+    for (const conversation of ['conv-a', 'conv-b']) {
+      const model = new Mock({
+        doGenerate: [
+          {
+            content: [
+              { type: 'tool-call', toolCallId: `${conversation}-read`, toolName: 'read_file', input: '{}' },
+              { type: 'tool-call', toolCallId: `${conversation}-weather`, toolName: 'weather', input: '{"city":"Oslo"}' },
+            ],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage,
+            warnings: [],
+          },
+          { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+        ],
+      });
+      const context = { conversation };
+      const perRun = sdk.label === 'AI SDK 7' ? { toolsContext: { read_file: context, weather: context } } : { experimental_context: context };
+      const result = await ai.generateText({ model, tools, prompt: `go ${conversation}`, stopWhen: ai.stepCountIs(3), ...perRun });
+      assert.equal(result.text, 'done');
+      // The reference the model got names this conversation's dialog.
+      const outputs = toolOutputs(model.doGenerateCalls[1].prompt);
+      assert.equal(outputs[`${conversation}-read`].value.result_ref.dialog_id, conversation);
+      assert.deepEqual(outputs[`${conversation}-weather`], { type: 'json', value: { tempC: 21, city: 'Oslo' } });
+    }
+    for (const conversation of ['conv-a', 'conv-b']) {
+      assert.deepEqual(
+        store
+          .listDialog(conversation)
+          .map((m) => m.tool_call_id)
+          .sort(),
+        [`${conversation}-read`, `${conversation}-weather`],
+      );
+    }
+    // The function was given the SDK's execute options.
+    assert.equal(given.length, 4);
+    for (const o of given) {
+      assert.equal(typeof o.toolCallId, 'string');
+      assert.ok(Array.isArray(o.messages));
+    }
+    // A result made before this process (fresh wrapping, nothing remembered): its dialog is read from the store.
+    const again = withToolResults(sdkTools(ai), { budget: { maxBytes: 4096 }, store, asSchema: ai.asSchema, dialogId: () => 'unused' });
+    const stored = store.getByToolCallId('conv-b-read');
+    const out = await again.read_file.toModelOutput({ toolCallId: 'conv-b-read', input: {}, output: stored });
+    assert.equal(out.value.result_ref.dialog_id, 'conv-b');
+  });
+
+  test(`${sdk.label} (${sdk.version}): a dialogId function returning no string fails the call with a ToolResultError naming dialogId, before the tool runs`, async () => {
+    const { ai, Mock } = sdk;
+    let ran = 0;
+    const counted = ai.tool({
+      inputSchema: ai.jsonSchema({ type: 'object', properties: {} }),
+      execute: async () => {
+        ran++;
+        return 'ran';
+      },
+    });
+    const store = new t.ResultStore();
+    const tools = withToolResults({ counted }, { store, dialogId: () => '' });
+    const model = new Mock({
+      doGenerate: [
+        {
+          content: [{ type: 'tool-call', toolCallId: 'e1', toolName: 'counted', input: '{}' }],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        },
+        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
+      ],
+    });
+    const result = await ai.generateText({ model, tools, prompt: 'go', stopWhen: ai.stepCountIs(3) });
+    const error = result.steps[0].content.find((c) => c.type === 'tool-error')?.error;
+    assert.ok(error instanceof t.ToolResultError, String(error));
+    assert.equal(error.code, 'invalid_options');
+    assert.equal(error.issues[0].path, '/dialogId');
+    assert.match(error.message, /empty string/);
+    assert.equal(ran, 0, 'the tool did not run');
+    assert.equal(store.getByToolCallId('e1'), undefined, 'nothing stored');
+    for (const bad of [42, undefined, Promise.resolve('d')]) {
+      const wrapped = withToolResults({ counted }, { store, dialogId: () => bad });
+      await assert.rejects(
+        wrapped.counted.execute({}, { toolCallId: 'e2', messages: [] }),
+        (e) => e instanceof t.ToolResultError && e.code === 'invalid_options' && e.issues[0].path === '/dialogId',
+      );
+    }
+    assert.equal(ran, 0);
+  });
+}
+
 test('withToolResults: tools without execute and provider tools are kept as they are; the model output of a non-ToolResult is what the SDK would send', async () => {
   const clientSide = ai7.tool({ description: 'asks the user', inputSchema: ai7.jsonSchema({ type: 'object' }) });
   const provider = { type: 'provider', id: 'acme.search', args: {}, inputSchema: ai7.jsonSchema({ type: 'object' }), execute: async () => 'x' };
@@ -344,6 +448,8 @@ test('withToolResults: bad options and tools are ToolResultErrors naming the opt
     [() => withToolResults({ x: tool }, { budget: { tools: [{ match: 'x', budget: { maxBytes: -2 } }] } }), '/budget/tools/0/budget/maxBytes'],
     [() => withToolResults({ x: tool }, { store: new t.ResultStore() }), '/dialogId'],
     [() => withToolResults({ x: tool }, { store: {}, dialogId: 'd' }), '/store'],
+    [() => withToolResults({ x: tool }, { store: new t.ResultStore(), dialogId: '' }), '/dialogId'],
+    [() => withToolResults({ x: tool }, { dialogId: 42 }), '/dialogId'],
     [() => withToolResults({ x: tool }, { screen: 'yes' }), '/screen'],
     [() => withToolResults({ x: tool }, { onResult: 1 }), '/onResult'],
     [() => withToolResults({ x: tool }, { previewChars: 0 }), '/previewChars'],

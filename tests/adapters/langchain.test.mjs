@@ -216,6 +216,89 @@ test(`${versions}: an inner middleware's error ToolMessage is a failed ToolResul
   );
 });
 
+/** One agent built once, invoked for each conversation in turn: the model asks for read_file and weather, then answers. */
+async function twoConversations(middleware, configFor) {
+  const ids = (c) => [
+    { id: `${c}-read`, name: 'read_file', args: {} },
+    { id: `${c}-weather`, name: 'weather', args: { city: 'Oslo' } },
+  ];
+  const model = fakeModel().respondWithTools(ids('conv-a')).respond(new AIMessage('Done.')).respondWithTools(ids('conv-b')).respond(new AIMessage('Done.'));
+  const agent = createAgent({ model, tools: Object.values(tools), middleware: [middleware] });
+  const sent = {};
+  for (const [i, conversation] of ['conv-a', 'conv-b'].entries()) {
+    const out = await agent.invoke({ messages: [new HumanMessage(`go ${conversation}`)] }, configFor(conversation));
+    assert.equal(out.messages.at(-1).content, 'Done.');
+    for (const m of model.calls[2 * i + 1].messages.filter((m) => ToolMessage.isInstance(m))) sent[m.tool_call_id] = m;
+  }
+  return sent;
+}
+
+test(`${versions}: one agent, two conversations — dialogId as a function of the runtime keeps each conversation's results in its own dialog`, async () => {
+  const store = new t.ResultStore();
+  const middleware = toolResultMiddleware({ store, budget: { maxBytes: 4096 }, dialogId: (runtime) => `user-${runtime.context.conversation}` });
+  const sent = await twoConversations(middleware, (conversation) => ({ context: { conversation } }));
+  for (const c of ['conv-a', 'conv-b']) {
+    assert.deepEqual(
+      store
+        .listDialog(`user-${c}`)
+        .map((m) => m.tool_call_id)
+        .sort(),
+      [`${c}-read`, `${c}-weather`],
+    );
+    assert.equal(JSON.parse(sent[`${c}-read`].content).result_ref.dialog_id, `user-${c}`, 'the reference names the dialog');
+  }
+});
+
+test(`${versions}: one agent, two conversations — without dialogId the run's configurable.thread_id is the dialog; a dialogId given wins`, async () => {
+  const store = new t.ResultStore();
+  const sent = await twoConversations(toolResultMiddleware({ store, budget: { maxBytes: 4096 } }), (c) => ({ configurable: { thread_id: `thread-${c}` } }));
+  for (const c of ['conv-a', 'conv-b']) {
+    assert.deepEqual(
+      store
+        .listDialog(`thread-${c}`)
+        .map((m) => m.tool_call_id)
+        .sort(),
+      [`${c}-read`, `${c}-weather`],
+    );
+    assert.equal(JSON.parse(sent[`${c}-read`].content).result_ref.dialog_id, `thread-${c}`);
+  }
+  const fixed = new t.ResultStore();
+  await twoConversations(toolResultMiddleware({ store: fixed, dialogId: 'fixed' }), (c) => ({ configurable: { thread_id: `thread-${c}` } }));
+  assert.equal(fixed.listDialog('fixed').length, 4);
+  assert.equal(fixed.listDialog('thread-conv-a').length, 0);
+});
+
+test(`${versions}: a store with neither dialogId nor a thread_id, or a dialogId function returning no string, fails the run with a ToolResultError naming dialogId; the tool does not run`, async () => {
+  let ran = 0;
+  const counted = tool(
+    async () => {
+      ran++;
+      return 'ran';
+    },
+    { name: 'counted', description: 'counts', schema: z.object({}) },
+  );
+  for (const [options, config, why] of [
+    [{ store: new t.ResultStore() }, {}, /a store needs dialogId/],
+    [{ store: new t.ResultStore(), dialogId: () => 7 }, { configurable: { thread_id: 't' } }, /returned number/],
+    [{ store: new t.ResultStore(), dialogId: () => '' }, {}, /returned an empty string/],
+  ]) {
+    const model = fakeModel()
+      .respondWithTools([{ id: 'n1', name: 'counted', args: {} }])
+      .respond(new AIMessage('Done.'));
+    const agent = createAgent({ model, tools: [counted], middleware: [toolResultMiddleware(options)] });
+    await assert.rejects(agent.invoke({ messages: [new HumanMessage('go')] }, config), (e) => {
+      let error = e;
+      while (!(error instanceof t.ToolResultError) && error?.cause) error = error.cause;
+      assert.ok(error instanceof t.ToolResultError, String(e));
+      assert.equal(error.code, 'invalid_options');
+      assert.equal(error.issues[0].path, '/dialogId');
+      assert.match(error.message, why);
+      return true;
+    });
+  }
+  assert.equal(ran, 0, 'the tool did not run');
+});
+
 test('toToolMessageContent: content blocks become LangChain standard blocks (by media type); a denied call is an error', () => {
   const png = Buffer.from('not really a png').toString('base64');
   const withImage = t.createSuccess({
@@ -247,7 +330,8 @@ test('toToolMessageContent: content blocks become LangChain standard blocks (by 
 });
 
 test('toolResultMiddleware: bad options are ToolResultErrors with a path', () => {
-  throwsCode(() => toolResultMiddleware({ store: new t.ResultStore() }), 'invalid_options', '/dialogId');
+  throwsCode(() => toolResultMiddleware({ store: new t.ResultStore(), dialogId: '' }), 'invalid_options', '/dialogId');
+  throwsCode(() => toolResultMiddleware({ dialogId: 42 }), 'invalid_options', '/dialogId');
   throwsCode(() => toolResultMiddleware({ store: {}, dialogId: 'd' }), 'invalid_options', '/store');
   throwsCode(() => toolResultMiddleware({ previewChars: 0 }), 'invalid_options', '/previewChars');
   throwsCode(() => toolResultMiddleware({ screen: 'yes' }), 'invalid_options', '/screen');

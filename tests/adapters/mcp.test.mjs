@@ -218,10 +218,11 @@ test('McpSchemaValidator and the wrappers: bad options are ToolResultErrors with
   );
   const server = new V1McpServer(info);
   throwsCode(
-    () => registerResultResources(server, new t.ResultStore(), {}),
+    () => registerResultResources(server, new t.ResultStore(), { ResourceTemplate: 'ResourceTemplate' }),
     'invalid_options',
     (e) => e.issues[0].path === '/ResourceTemplate',
   );
+  throwsCode(() => registerResultResources(server, new t.ResultStore(), null), 'invalid_options');
   throwsCode(() => registerResultResources({}, new t.ResultStore(), { ResourceTemplate: V1ResourceTemplate }), 'invalid_options');
   throwsCode(() => registerMcpTool({}, 'x', {}, async () => ({ content: [] })), 'invalid_options');
   assert.equal(RESULT_URI_TEMPLATE, 'toolresult://dialogs/{dialog}/tool-results/{tool_call_id}');
@@ -688,12 +689,19 @@ const pytestOut = Array.from({ length: 3000 }, (_, i) =>
 ).join('\n');
 const rowsOut = { items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a/b', 'c,d'] })) };
 
-for (const major of MAJORS) {
-  test(`${major.label} ${major.version}: result links take a query (offset, limit, char ranges, pattern, path) and serve one piece within the page budget, as get_tool_result does`, async () => {
+for (const [major, template] of MAJORS.flatMap((m) => [
+  [m, 'no ResourceTemplate passed'],
+  [m, "the SDK's ResourceTemplate"],
+])) {
+  test(`${major.label} ${major.version}, ${template}: result links take a query (offset, limit, char ranges, pattern, path) and serve one piece within the page budget, as get_tool_result does`, async () => {
     const store = new t.ResultStore();
     const server = new major.McpServer(info);
     const pageBudget = { maxChars: 4000 };
-    registerResultResources(server, store, { ResourceTemplate: major.ResourceTemplate, pageBudget });
+    registerResultResources(
+      server,
+      store,
+      template === 'no ResourceTemplate passed' ? { pageBudget } : { ResourceTemplate: major.ResourceTemplate, pageBudget },
+    );
     registerMcpTool(server, 'pytest', { description: 'runs the tests' }, async () => ({ content: [{ type: 'text', text: pytestOut }] }), {
       store,
       dialogId: 'dp',
@@ -829,6 +837,45 @@ for (const major of MAJORS) {
       // Queries change nothing about who may read what.
       await assert.rejects(client.readResource({ uri: resultPageUri('other', id, { offset: 1 }) }), rpcCode(-32602));
       await assert.rejects(client.readResource({ uri: resultPageUri('dp', 'no-such-call', { offset: 1 }) }), rpcCode(-32602));
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const major of MAJORS) {
+  test(`${major.label} ${major.version}: registerResultResources(server, store) without ResourceTemplate — the templates listed, links into a dialog named with "/", "," and spaces read whole and in pieces, other links not found`, async () => {
+    const store = new t.ResultStore();
+    const server = new major.McpServer(info);
+    registerResultResources(server, store);
+    const dialogId = 'team a/b,c';
+    registerMcpTool(server, 'dump', { description: 'a 2 MB report' }, async () => ({ content: [{ type: 'text', text: big }] }), {
+      store,
+      dialogId,
+      budget: BUDGET,
+    });
+    const { client, close } = await connect(major, server);
+    try {
+      const { resourceTemplates } = await client.listResourceTemplates();
+      assert.deepEqual(
+        resourceTemplates.map((x) => [x.name, x.uriTemplate, x.mimeType]),
+        [
+          ['toolresult-results', RESULT_URI_TEMPLATE, 'application/json'],
+          ['toolresult-results-pages', RESULT_PAGE_URI_TEMPLATE, 'text/plain'],
+        ],
+      );
+      assert.deepEqual((await client.listResources()).resources, [], 'the links are not listed');
+      const dump = await client.callTool({ name: 'dump', arguments: {} });
+      const link = dump.content.find((b) => b.type === 'resource_link');
+      const id = about(dump).execution_id;
+      assert.equal(link.uri, resultUri(dialogId, id));
+      const [whole] = (await client.readResource({ uri: link.uri })).contents;
+      assert.deepEqual(JSON.parse(whole.text), store.get(id));
+      const [piece] = (await client.readResource({ uri: resultPageUri(dialogId, id, { offset: 2, limit: 2 }) })).contents;
+      assert.equal(piece.text, `${big.split('\n').slice(1, 3).join('\n')}\n`);
+      assert.deepEqual(piece._meta[META.page].lines, { from: 2, to: 3, total: big.split('\n').length });
+      await assert.rejects(client.readResource({ uri: resultUri('team a', id) }), rpcCode(-32602));
+      await assert.rejects(client.readResource({ uri: `toolresult://dialogs/${encodeURIComponent(dialogId)}/other/${id}` }), rpcCode(-32602));
     } finally {
       await close();
     }

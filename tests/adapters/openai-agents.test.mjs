@@ -274,6 +274,58 @@ test(`${versions}: wrapAgentTool with toolResultGuardrail on the same tool — t
   assert.deepEqual(JSON.parse(textOf(outputs.x2)), { tempC: 21, city: 'Oslo' });
 });
 
+test(`${versions}: wrapAgentTool with dialogId as a function of the run context — two conversations through one agent land in two dialogs; each reference names its own`, async () => {
+  const raw = agentTools();
+  const store = new t.ResultStore();
+  const options = { store, budget: { maxBytes: 4096 }, dialogId: (runContext) => runContext.context.conversation };
+  const ids = (c) => [functionCall('read_file', {}, { callId: `${c}-read` }), functionCall('weather', { city: 'Oslo' }, { callId: `${c}-weather` })];
+  const model = new ScriptedModel([ids('conv-a'), [assistantMessage('done')], ids('conv-b'), [assistantMessage('done')]]);
+  const agent = new Agent({ name: 'tester', model, tools: [wrapAgentTool(raw.read_file, options), wrapAgentTool(raw.weather, options)] });
+  const runner = new Runner();
+  for (const [i, conversation] of ['conv-a', 'conv-b'].entries()) {
+    const result = await runner.run(agent, `go ${conversation}`, { context: { conversation } });
+    assert.equal(result.finalOutput, 'done');
+    const sent = Object.fromEntries(
+      model.calls[2 * i + 1].request.input.filter((item) => item.type === 'function_call_result').map((item) => [item.callId, item.output]),
+    );
+    assert.equal(JSON.parse(textOf(sent[`${conversation}-read`])).result_ref.dialog_id, conversation);
+  }
+  model.assertComplete();
+  for (const c of ['conv-a', 'conv-b']) {
+    assert.deepEqual(
+      store
+        .listDialog(c)
+        .map((m) => m.tool_call_id)
+        .sort(),
+      [`${c}-read`, `${c}-weather`],
+    );
+  }
+});
+
+test(`${versions}: wrapAgentTool with a dialogId function returning no string — a ToolResultError naming dialogId stops the call before the tool runs`, async () => {
+  let ran = 0;
+  const counted = tool({
+    name: 'counted',
+    description: 'counts',
+    parameters: z.object({}),
+    execute: async () => {
+      ran++;
+      return 'ran';
+    },
+  });
+  const model = new ScriptedModel([[functionCall('counted', {}, { callId: 'n1' })], [assistantMessage('never')]]);
+  const agent = new Agent({ name: 'tester', model, tools: [wrapAgentTool(counted, { store: new t.ResultStore(), dialogId: () => undefined })] });
+  await assert.rejects(new Runner().run(agent, 'go'), (e) => {
+    let error = e;
+    while (!(error instanceof t.ToolResultError) && (error?.error || error?.cause)) error = error.error ?? error.cause;
+    assert.ok(error instanceof t.ToolResultError, String(e));
+    assert.equal(error.code, 'invalid_options');
+    assert.equal(error.issues[0].path, '/dialogId');
+    return true;
+  });
+  assert.equal(ran, 0, 'the tool did not run');
+});
+
 test("toAgentToolOutput: content blocks become the SDK's text / image / file output parts; sound is named", () => {
   const png = Buffer.from('not really a png').toString('base64');
   const r = t.createSuccess({
@@ -296,6 +348,7 @@ test('wrapAgentTool and toolResultGuardrail: bad options are ToolResultErrors wi
   const raw = agentTools();
   throwsCode(() => wrapAgentTool({ name: 'x' }), 'invalid_options', '');
   throwsCode(() => wrapAgentTool(raw.weather, { store: new t.ResultStore() }), 'invalid_options', '/dialogId');
+  throwsCode(() => wrapAgentTool(raw.weather, { dialogId: '' }), 'invalid_options', '/dialogId');
   throwsCode(() => wrapAgentTool(raw.weather, { screen: 1 }), 'invalid_options', '/screen');
   throwsCode(() => wrapAgentTool(raw.weather, { tracer: { startSpan: 1 } }), 'invalid_options', '/tracer');
   throwsCode(() => toolResultGuardrail({ screen: true }), 'invalid_options', '/screen');

@@ -415,10 +415,10 @@ test('toolresult/style.css styles renderDom in the light DOM: the shipped file, 
   const page = await open();
   const shipped = await page.evaluate(async () => (await fetch('/bindings/typescript/dist/style.css')).text());
   assert.equal(shipped, toolresult.TOOL_RESULT_CSS, 'dist/style.css is the exported stylesheet');
-  assert.equal(
+  assert.deepEqual(
     JSON.parse(readFileSync(path.join(root, 'bindings/typescript/package.json'), 'utf8')).exports['./style.css'],
-    './dist/style.css',
-    'exported as toolresult/style.css',
+    { types: './dist/style.css.d.ts', default: './dist/style.css' },
+    'exported as toolresult/style.css (with an empty declaration file)',
   );
   await page.evaluate((part) => {
     document.getElementById('plain').append(globalThis.toolresult.renderDom(part));

@@ -77,7 +77,7 @@ export function runDraft(toolresult, { dir, dialect }, documents = remotes()) {
         } else {
           try {
             // By value: through the schema's plan where it has one
-            // (docs/schema-plan.md), else the engine.
+            // (docs/internals/schema-plan.md), else the engine.
             const valid = schema.isValid(t.data);
             const issues = schema.validate(t.data);
             // By text: always the engine.

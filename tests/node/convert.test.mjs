@@ -364,7 +364,7 @@ test('Vercel AI SDK: tool-message parts and step-content parts both ways', () =>
   );
 });
 
-// AI SDK content parts (README "AI SDK content parts"): the fixtures of each
+// AI SDK content parts (docs/guide/conversions.md "AI SDK content parts"): the fixtures of each
 // major's `content` parts, read and written again for that major.
 const AI_SDK_7_PARTS = [
   'vercel7-message-file-data.json',
@@ -514,7 +514,7 @@ test('MCP: what AI SDK parts become is valid MCP; provider references and custom
 });
 
 // OpenAI function_call_output parts and Anthropic documents and search
-// results (README "OpenAI output parts", "Anthropic documents and search
+// results (docs/guide/conversions.md "OpenAI output parts", "Anthropic documents and search
 // results"): the fixtures read and written again, and what other sources'
 // blocks become.
 const OPENAI_OUTPUT_PARTS = ['openai-output-image.json', 'openai-output-file.json', 'openai-output-edge.json', 'openai-output-text-parts.json'];

@@ -1,6 +1,6 @@
 // The JSON Schema engine is a separate wasm module: code that does not check
 // JSON Schemas — envelopes, builders, bounding, the result store, references,
-// conversions, renderers (docs/modules.md) — never reads, downloads or
+// conversions, renderers (docs/internals/modules.md) — never reads, downloads or
 // instantiates it. (Each test file runs in its own process, so nothing else
 // has loaded the package here.)
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// get_tool_result in pieces (README "Lazy loading"): every answer within its
+// get_tool_result in pieces (docs/guide/storage.md "Lazy loading"): every answer within its
 // budget, paging with `next` reads an output exactly once in order, pointers
 // and patterns return exactly what they name, bad requests get an answer.
 import assert from 'node:assert/strict';

@@ -25,7 +25,7 @@ for (const c of cases) {
 test('preview: references, prepareHistory and both listings show the same text', () => {
   const store = new t.ResultStore();
   const messages = cases.map((c) => ({ role: 'tool', content: c.result }));
-  const prepared = t.prepareHistory(messages, { dialog_id: 'd1', store });
+  const prepared = t.prepareHistory(messages, { dialogId: 'd1', store });
   assert.equal(prepared.referenced.length, cases.length);
   const listed = store.listDialog('d1');
   for (const [i, c] of cases.entries()) {

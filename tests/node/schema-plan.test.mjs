@@ -1,4 +1,4 @@
-// The schema plan (docs/schema-plan.md): values given as JS values are judged
+// The schema plan (docs/internals/schema-plan.md): values given as JS values are judged
 // by a plan the engine compiled, evaluated in JS; values given as text always
 // go through the engine. These tests prove the two agree (a property test
 // over random schemas and values), that what is not JSON is still refused,

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caught, corpus } from '../screen/corpus.mjs';
+import { REAL_OUTPUTS } from '../screen/real-outputs.mjs';
 import { toolresult as t } from './helpers.mjs';
 
 const TARGETS = { secret: 0.95, executable_payload: 0.9, policy_change: 0.95, hidden_text: 0.95 };
@@ -52,6 +53,26 @@ test('the same corpus in ToolResults: findings point into the output', () => {
       assert.ok(f.end <= item.text.length);
     }
   }
+});
+
+// Issue #44: outputs of public MCP servers and CLIs in their real shapes
+// (tests/screen/real-outputs.mjs), which mention URIs, paths and commands
+// without ordering anything: every one is accepted, as text and as its JSON value.
+test('real tool outputs that mention URIs, paths and commands are accepted', () => {
+  assert.ok(REAL_OUTPUTS.length >= 40, `${REAL_OUTPUTS.length} items`);
+  const rejected = [];
+  for (const { source, text } of REAL_OUTPUTS) {
+    const report = t.screen(text);
+    if (report.verdict === 'reject') rejected.push(`${source}: ${report.findings.map((f) => `${f.rule} «${f.excerpt}»`).join(', ')}`);
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (t.screen(value).verdict === 'reject') rejected.push(`${source} (parsed)`);
+  }
+  assert.deepEqual(rejected, []);
 });
 
 // Issue #37: a JSON text and its parsed value get the same verdict, on every

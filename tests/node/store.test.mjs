@@ -61,7 +61,7 @@ test('prepareHistory swaps results for references and back; get_tool_result serv
   const a = make('read_file', { path: 'a' }, 'A line of text\n'.repeat(400), { callId: 'call_a' });
   const b = make('grep', { pattern: 'x' }, { matches: 1 }, { callId: 'call_b' });
   const messages = [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_a', content: a }, b];
-  const prepared = prepareHistory(messages, { dialog_id: 'd', store });
+  const prepared = prepareHistory(messages, { dialogId: 'd', store });
   assert.deepEqual(prepared.referenced, ['call_a', 'call_b']);
   assert.deepEqual(prepared.messages[0], messages[0]);
   assert.equal(prepared.messages[1].role, 'tool');
@@ -70,14 +70,14 @@ test('prepareHistory swaps results for references and back; get_tool_result serv
   assert.equal(messages[1].content, a, 'the input list is not modified');
   assert.ok(JSON.stringify(prepared.messages).length < JSON.stringify(messages).length / 2);
 
-  const some = prepareHistory(prepared.messages, { dialog_id: 'd', store, load: ['call_a', 'call_zzz'] });
+  const some = prepareHistory(prepared.messages, { dialogId: 'd', store, load: ['call_a', 'call_zzz'] });
   assert.deepEqual(some.loaded, ['call_a']);
   assert.deepEqual(some.messages[1].content, a);
   assert.equal(some.messages[2].result_ref.tool_call_id, 'call_b');
-  const all = prepareHistory(prepared.messages, { dialog_id: 'd', store, load: true });
+  const all = prepareHistory(prepared.messages, { dialogId: 'd', store, load: true });
   assert.deepEqual(all.messages, messages);
   const lost = prepareHistory([{ ...prepared.messages[2], result_ref: { ...prepared.messages[2].result_ref, tool_call_id: 'gone' } }], {
-    dialog_id: 'd',
+    dialogId: 'd',
     store,
     load: true,
   });

@@ -2,7 +2,7 @@
 // Vite, webpack 5 and esbuild, each a page that validates a result, loads the
 // schema engine and renders, served with the strict CSP + Trusted Types and
 // loaded in headless Chromium; the Vite page also runs the package in a Web
-// Worker. Each bundler is configured exactly as the README says (esbuild
+// Worker. Each bundler is configured exactly as docs/guide/browsers-and-bundlers.md says (esbuild
 // needs the .wasm files copied next to the bundle; webpack needs
 // output.trustedTypes on a Trusted Types page; Vite needs nothing).
 import assert from 'node:assert/strict';
@@ -46,7 +46,7 @@ ${worker ? "import workerPath from './worker.js?worker&url';" : ''}
 const text = ${JSON.stringify(fixtureText)};
 await init();
 const r = validateToolResult(text);
-// Rendering needs the core module only (docs/modules.md): before the engine loads.
+// Rendering needs the core module only (docs/internals/modules.md): before the engine loads.
 document.body.append(renderDomChecked(text));
 const rendered = document.querySelector('.tool-result-view') !== null;
 await loadSchemaEngine();
@@ -131,7 +131,7 @@ export default { mode: 'production', target: 'web', entry: './src/main.js', perf
   assert.deepEqual(await load(path.join(dir, 'dist')), EXPECTED);
 });
 
-test('esbuild: bundle, then copy the .wasm files next to it (README, "Bundlers")', async () => {
+test('esbuild: bundle, then copy the .wasm files next to it (docs/guide/browsers-and-bundlers.md, "Bundlers")', async () => {
   const dir = project('esbuild-app');
   sh(
     bin('esbuild', 'bin/esbuild'),

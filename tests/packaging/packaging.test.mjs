@@ -69,12 +69,28 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
 // The two linters of published packages, with no rule switched off.
 test('arethetypeswrong finds no problem in any entry point; publint has no warning', () => {
   const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
-  // toolresult/style.css is a stylesheet, not code: it has no types to check.
-  const report = JSON.parse(sh(process.execPath, [attw, tarball, '--format', 'json', '--exclude-entrypoints', './style.css'], work));
+  // Every entry point, toolresult/style.css too (its types are an empty declaration file).
+  const report = JSON.parse(sh(process.execPath, [attw, tarball, '--format', 'json'], work));
   const problems = Object.values(report.problems ?? {}).flat();
   assert.deepEqual(problems, [], 'attw problems');
   const entries = Object.keys(report.analysis.entrypoints);
-  for (const e of ['.', './web', './node', './postgres', './redis', './otel', './mcp', './ai', './langchain', './openai-agents', './react'])
+  for (const e of [
+    '.',
+    './web',
+    './node',
+    './postgres',
+    './redis',
+    './otel',
+    './mcp',
+    './ai',
+    './langchain',
+    './openai-agents',
+    './claude-agent-sdk',
+    './mastra',
+    './genkit',
+    './react',
+    './style.css',
+  ])
     assert.ok(entries.includes(e), `attw checked ${e}`);
   const publint = path.join(root, 'node_modules', 'publint', 'src', 'cli.js');
   const out = sh(process.execPath, [publint, '--strict', pkgDir], work);
@@ -111,6 +127,12 @@ try { require('toolresult/langchain').toolResultMiddleware(); } catch (e) { lcMi
 const trAgents = require('toolresult/openai-agents');
 if (lcMissing !== 'missing_dependency' || typeof trAgents.wrapAgentTool !== 'function') throw new Error('toolresult/langchain, toolresult/openai-agents from CommonJS');
 trAgents.toolResultGuardrail().run({ output: 'fine' }).then((o) => { if (o.behavior.type !== 'allow') throw new Error('toolresult/openai-agents guardrail'); });
+// toolresult/mastra loads without @mastra/core (its processor and wrapped tools are plain objects).
+const trMastra = require('toolresult/mastra');
+if (trMastra.toolResultProcessor().id !== 'toolresult' || Object.keys(trMastra.wrapMastraTools({})).length !== 0) throw new Error('toolresult/mastra from CommonJS');
+// toolresult/genkit loads without genkit (its middleware is a plain object).
+const trGenkit = require('toolresult/genkit');
+if (typeof trGenkit.toolResultMiddleware().__def.instantiate({}).tool !== 'function') throw new Error('toolresult/genkit from CommonJS');
 // toolresult/mcp loads without either MCP SDK major installed (its types are structural).
 let mcpPeer = true;
 try { require.resolve('@modelcontextprotocol/sdk/package.json'); } catch { mcpPeer = false; }
@@ -175,6 +197,15 @@ import { withToolResults, toUIToolPart } from 'toolresult/ai';
 import { toolResultMiddleware } from 'toolresult/langchain';
 import { toolResultGuardrail, wrapAgentTool } from 'toolresult/openai-agents';
 if (typeof toolResultMiddleware !== 'function' || typeof wrapAgentTool !== 'function' || toolResultGuardrail().type !== 'tool_output') throw new Error('toolresult/langchain, toolresult/openai-agents from ESM');
+// toolresult/claude-agent-sdk loads without the SDK (its hooks are plain functions).
+import { toolResultHooks } from 'toolresult/claude-agent-sdk';
+if (toolResultHooks().PostToolUse[0].hooks.length !== 1) throw new Error('toolresult/claude-agent-sdk from ESM');
+// toolresult/mastra loads without @mastra/core.
+import { toolResultProcessor, wrapMastraTools } from 'toolresult/mastra';
+if (typeof toolResultProcessor().processToolResult !== 'function' || typeof wrapMastraTools !== 'function') throw new Error('toolresult/mastra from ESM');
+// toolresult/genkit loads without genkit.
+import { toolResultMiddleware as genkitMiddleware } from 'toolresult/genkit';
+if (!genkitMiddleware().name.startsWith('toolresult')) throw new Error('toolresult/genkit from ESM');
 const aiTools = withToolResults({ echo: { inputSchema: {}, execute: async (input) => input.text } });
 const aiOut = await aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'e1' });
 const aiModel = await aiTools.echo.toModelOutput({ toolCallId: 'e1', input: {}, output: aiOut });
@@ -199,11 +230,13 @@ console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === 
   });
 });
 
-test('TypeScript project: the published types check under nodenext', () => {
+test('TypeScript project: the published types check under nodenext (and noUncheckedSideEffectImports)', () => {
   const dir = project('ts-app', { type: 'module' });
   writeFileSync(
     path.join(dir, 'main.ts'),
-    `import { parseAgentResult, validateToolResult, ToolResultError, ToolRegistry, compileSchema, type AgentResult, type Issue, type SchemaIssue, type ValidationReport } from 'toolresult';
+    `// The stylesheet has types (an empty declaration file), so its side-effect import is checked and resolves.
+import 'toolresult/style.css';
+import { parseAgentResult, validateToolResult, ToolResultError, ToolRegistry, compileSchema, type AgentResult, type Issue, type SchemaIssue, type ValidationReport } from 'toolresult';
 const a: AgentResult = parseAgentResult('{}');
 const status: 'pending' | 'queued' | 'running' | 'success' | 'failed' | 'timeout' | 'cancelled' = a.status;
 const r = validateToolResult({});
@@ -245,30 +278,54 @@ const lcOptions: ToolResultMiddlewareOptions = { budget: { maxChars: 100 }, scre
 const guard: AgentToolOutputGuardrail = toolResultGuardrail({ throwException: true });
 const agentTool = wrapAgentTool({ type: 'function', name: 'x', description: 'd', invoke: async () => 'ok' }, { budget: { maxBytes: 10 } });
 console.log(toolResultMiddleware, lcOptions, guard, agentTool.name);
+// toolresult/claude-agent-sdk's types need no SDK either.
+import { toolResultHooks, type ClaudeToolResultHooks } from 'toolresult/claude-agent-sdk';
+const claudeHooks: ClaudeToolResultHooks = toolResultHooks({ dialogId: (input) => input.session_id, budget: { maxChars: 4000 }, screen: true });
+console.log(claudeHooks.PostToolUse.length);
+// toolresult/mastra's types need no Mastra either.
+import { toolResultProcessor, wrapMastraTools, type MastraToolResultProcessor } from 'toolresult/mastra';
+const mastraProcessor: MastraToolResultProcessor = toolResultProcessor({ dialogId: (call) => call.threadId ?? call.toolCallId, budget: { maxChars: 4000 }, screen: true });
+const mastraTools: { echo: { description: string; execute: (input: { text: string }) => Promise<string> } } = wrapMastraTools({ echo: { description: 'd', execute: async (input: { text: string }) => input.text } });
+console.log(mastraProcessor.id, mastraTools.echo.description);
+// toolresult/genkit's types need no genkit either.
+import { toolResultMiddleware as genkitMiddleware, type GenkitMiddlewareRef } from 'toolresult/genkit';
+const genkitRef: GenkitMiddlewareRef = genkitMiddleware({ dialogId: (call) => call.toolCallId || 'd', budget: { maxChars: 4000 }, screen: true });
+console.log(genkitRef.name);
 export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
   // The optional peer dependency a user of toolresult/otel installs.
   cpSync(path.join(root, 'node_modules', '@opentelemetry', 'api'), path.join(dir, 'node_modules', '@opentelemetry', 'api'), { recursive: true });
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  sh(
-    process.execPath,
-    [
-      tsc,
-      '--noEmit',
-      '--strict',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-      '--typeRoots',
-      path.join(root, 'node_modules', '@types'),
-      'main.ts',
-    ],
-    dir,
+  const check = (file) =>
+    sh(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--noUncheckedSideEffectImports',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        '--typeRoots',
+        path.join(root, 'node_modules', '@types'),
+        file,
+      ],
+      dir,
+    );
+  check('main.ts');
+  // The option is in force: a stylesheet without a declaration file fails (as toolresult/style.css did).
+  writeFileSync(path.join(dir, 'untyped.css'), '.x { color: red; }\n');
+  writeFileSync(path.join(dir, 'untyped.ts'), `import './untyped.css';\nexport {};\n`);
+  assert.throws(
+    () => check('untyped.ts'),
+    (e) => /error TS\d+: Cannot find module '\.\/untyped\.css'/.test(e.stdout),
+    'an untyped side-effect import fails',
   );
 });
 

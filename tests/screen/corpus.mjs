@@ -6,6 +6,7 @@
 // or `benign`.
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
+import { REAL_OUTPUTS } from './real-outputs.mjs';
 
 /** mulberry32: small, seedable, good enough for test data. */
 export function rng(seed) {
@@ -254,6 +255,7 @@ export function corpus(seed = 20261123) {
     for (let k = 0; k < 4; k++) items.push({ label: 'hidden_text', group: format, text: make(r, pick(r, GOALS)) });
   }
   for (let k = 0; k < 4; k++) for (const text of benign(r)) items.push({ label: 'benign', group: 'benign', text });
+  for (const { source, text } of REAL_OUTPUTS) items.push({ label: 'benign', group: 'real-output', source, text });
   return items;
 }
 

@@ -30,7 +30,7 @@ const json = (v) => JSON.stringify(v, null, 2);
 const kb = (n) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 // ---- modules: the core module now (validation, store, conversions,
-// rendering), the JSON Schema engine on first schema check (docs/modules.md)
+// rendering), the JSON Schema engine on first schema check (docs/internals/modules.md)
 
 const ready = t.init();
 let engineModule;
@@ -539,7 +539,7 @@ async function refreshConversation() {
     { role: 'user', content: 'Please look into this.' },
     ...metas.map((m) => ({ role: 'tool', tool_call_id: m.tool_call_id, content: s.get(m.execution_id) })),
   ];
-  const prepared = t.prepareHistory(messages, { dialog_id: DIALOG, store: s.index });
+  const prepared = t.prepareHistory(messages, { dialogId: DIALOG, store: s.index });
   $('conversation-summary').textContent = `${prepared.referenced.length} result${prepared.referenced.length === 1 ? '' : 's'} replaced by references.`;
   $('conversation').replaceChildren(
     ...prepared.messages.map((m) => {
@@ -559,7 +559,7 @@ async function refreshConversation() {
       const load = el('button', 'load-full', 'Load full');
       load.type = 'button';
       load.addEventListener('click', () => {
-        const loaded = t.prepareHistory([m], { dialog_id: DIALOG, store: s.index, load: [ref.tool_call_id] });
+        const loaded = t.prepareHistory([m], { dialogId: DIALOG, store: s.index, load: [ref.tool_call_id] });
         const full = loaded.messages[0].content;
         card.replaceChildren(t.renderDom(full));
         card.dataset.loaded = 'true';

@@ -1,7 +1,7 @@
 // Validation off the main thread: big pastes never freeze the page. The worker
 // loads its own copy of the core module, which holds everything the
 // analysis needs (validation, normalising a legacy shape, converting a foreign
-// one; docs/modules.md), and answers each request with it (see analyze.js).
+// one; docs/internals/modules.md), and answers each request with it (see analyze.js).
 import * as toolresult from 'toolresult';
 import { analyzeText } from './analyze.js';
 

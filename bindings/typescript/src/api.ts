@@ -1,7 +1,7 @@
 // The package API. Every call crosses into wasm as JSON text and comes back as
 // JSON text (see crates/toolresult-wasm); values handed back are fresh, plain
 // JSON data parsed by the JS engine.
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, type Outcome, quoteText } from './errors.js';
 import type {
   AgentResult,
   Issue,
@@ -269,7 +269,7 @@ export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'ag
   const name = String(status);
   const found = call((w) => (kind === 'agent' ? w.status_info(name, AGENT) : w.status_info(name, TOOL) || (kind ? '' : w.status_info(name, AGENT))));
   if (!found) {
-    throw new ToolResultError('unknown_status', `unknown ${kind ?? 'tool or agent'} status \`${name}\``);
+    throw new ToolResultError('unknown_status', `unknown ${kind ?? 'tool or agent'} status ${quoteText(name, '`')}`);
   }
   return JSON.parse(found) as StatusInfo;
 }

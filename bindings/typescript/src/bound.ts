@@ -1,6 +1,6 @@
 // Bounding outputs (docs/spec.md §10, §12; docs/bounding.md): sha256 provenance,
 // truncation that keeps JSON valid, line caps for text streams, previews.
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import { LIMITS } from './generated/limits.js';
 import { writeInput } from './input.js';
 import { call, platform } from './runtime.js';
@@ -35,7 +35,7 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new ToolResultError('invalid_options', `${name} must be a whole number >= 0`, [
-      { path: `/${name}`, code: 'invalid_options', message: `${name} must be a whole number >= 0, got ${String(value)}` },
+      { path: `/${name}`, code: 'invalid_options', message: `${name} must be a whole number >= 0, got ${quoteText(value)}` },
     ]);
   }
   return value;
@@ -156,8 +156,8 @@ export function capLines(text: string, options: { maxLines?: number; keep?: 'hea
   const maxLines = limit('maxLines', options.maxLines, DEFAULT_MAX_LINES);
   const keep = options.keep ?? 'head-tail';
   if (keep !== 'head' && keep !== 'head-tail') {
-    throw new ToolResultError('invalid_options', `keep must be 'head' or 'head-tail', got ${String(keep)}`, [
-      { path: '/keep', code: 'invalid_options', message: `keep must be 'head' or 'head-tail', got ${String(keep)}` },
+    throw new ToolResultError('invalid_options', `keep must be 'head' or 'head-tail', got ${quoteText(keep)}`, [
+      { path: '/keep', code: 'invalid_options', message: `keep must be 'head' or 'head-tail', got ${quoteText(keep)}` },
     ]);
   }
   checkText(text, 'the text');

@@ -4,7 +4,7 @@
 // core's (one implementation for Node and browsers); this file turns tokens
 // into characters and picks the budget for a tool.
 import { sha256Hex } from './bound.js';
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import type { ToolResult } from './generated/types.js';
 import { call } from './runtime.js';
 import { toolResultJson } from './wire.js';
@@ -88,7 +88,7 @@ function limit(budget: ContextBudget, name: 'maxChars' | 'maxTokens' | 'maxBytes
   if (v === undefined) return undefined;
   if (!Number.isSafeInteger(v) || v < 1) {
     throw new ToolResultError('invalid_options', `${name} must be a whole number >= 1`, [
-      { path: `/${name}`, code: 'invalid_options', message: `${name} must be a whole number >= 1, got ${String(v)}` },
+      { path: `/${name}`, code: 'invalid_options', message: `${name} must be a whole number >= 1, got ${quoteText(v)}` },
     ]);
   }
   return v;
@@ -132,14 +132,14 @@ export function boundForModel(result: ToolResult, budget: ContextBudget = {}): M
   const maxTokens = limit(budget, 'maxTokens');
   const maxBytes = limit(budget, 'maxBytes');
   const keep = budget.keep ?? 'head-tail';
-  if (keep !== 'head' && keep !== 'head-tail') throw new ToolResultError('invalid_options', `keep must be 'head' or 'head-tail', got ${String(keep)}`);
+  if (keep !== 'head' && keep !== 'head-tail') throw new ToolResultError('invalid_options', `keep must be 'head' or 'head-tail', got ${quoteText(keep)}`);
   const count = budget.countTokens ?? estimateTokens;
   if (typeof count !== 'function') throw new ToolResultError('invalid_options', 'countTokens must be a function');
   const json = toolResultJson(result);
   const id = result.input?.tool_call_id ?? result.metadata?.execution_id ?? '';
   const run = (chars: number | undefined): CoreBound =>
     unwrapOutcome<CoreBound>(
-      call((w) => w.bound_result_for_model(json, chars ?? 0, maxBytes ?? 0, keep === 'head', id)),
+      call((w) => w.bound_for_model(json, chars ?? 0, maxBytes ?? 0, keep === 'head', id)),
       'invalid_tool_result',
       'invalid ToolResult',
     );

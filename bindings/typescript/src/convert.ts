@@ -2,8 +2,8 @@
 // legacy TaskResult, normalization of whatever an orchestrator receives, and
 // conversions to and from MCP, Anthropic, OpenAI and the Vercel AI SDK. The
 // mappings live in Rust (crates/toolresult/src/{migrate,convert}.rs), in the
-// core module (docs/modules.md).
-import { ToolResultError, type Outcome } from './errors.js';
+// core module (docs/internals/modules.md).
+import { ToolResultError, type Outcome, quoteText } from './errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
 import { call } from './runtime.js';
 import { INPUT_LIMITS, toWireText } from './wire.js';
@@ -319,7 +319,7 @@ function withUrlObjects(part: Record<string, unknown>): Record<string, unknown> 
       p.data.url = new URL(p.data.url);
     } catch {
       throw new ToolResultError('invalid_tool_result', 'cannot convert to vercel', [
-        { path: `/content/${i}/uri`, code: 'invalid_type', message: `\`${p.data.url}\` is not a URL the AI SDK can hold (new URL() refuses it)` },
+        { path: `/content/${i}/uri`, code: 'invalid_type', message: `${quoteText(p.data.url, '`')} is not a URL the AI SDK can hold (new URL() refuses it)` },
       ]);
     }
   });

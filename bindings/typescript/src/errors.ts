@@ -1,3 +1,4 @@
+import { LIMITS } from './generated/limits.js';
 import type { Issue } from './generated/types.js';
 
 /** Codes of errors thrown by this package (issues inside carry their own codes). */
@@ -73,9 +74,129 @@ export class ToolResultError extends Error {
   }
 }
 
-/** One line per issue: `path: message [code]`, the root shown as `(root)`. */
+/** One line per issue: `path: message [code]`, the root shown as `(root)` (a long path cut by {@link briefText}). */
 export function formatIssues(issues: readonly Issue[], limit = 20): string {
-  const lines = issues.slice(0, limit).map((i) => `  ${i.path || '(root)'}: ${i.message} [${i.code}]`);
+  const lines = issues.slice(0, limit).map((i) => `  ${i.path ? briefText(i.path) : '(root)'}: ${i.message} [${i.code}]`);
   if (issues.length > limit) lines.push(`  ... and ${issues.length - limit} more`);
   return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// Values in messages (docs/spec.md §15, issue #44)
+
+/**
+ * Characters of a value a message quotes whole (`MESSAGE_QUOTE_CHARS` in the
+ * Rust core, which quotes the same way): a longer value is quoted by its
+ * first this many characters, `…` and its length, so an error about a 3 MB
+ * string is a few hundred characters, not 3 MB.
+ */
+export const MESSAGE_QUOTE_CHARS: number = LIMITS.messageQuoteChars;
+
+/** `String(value)`, or a stand-in when even that throws (a null-prototype object). */
+function stringOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** Code points in `s` (a pair of surrogates is one), as the Rust core counts characters. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** The UTF-16 index after the first `n` code points of `s`. */
+function afterCodePoints(s: string, n: number): number {
+  let i = 0;
+  for (let k = 0; k < n && i < s.length; k++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return i;
+}
+
+/** `3000000` → `3,000,000`. */
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A cut JSON text without a partial escape (`\u00`) at its end. */
+function wholeEscapes(text: string): string {
+  let i = 0;
+  while (i < text.length) {
+    if (text.charCodeAt(i) === 92) {
+      const len = text[i + 1] === 'u' ? 6 : 2;
+      if (i + len > text.length) return text.slice(0, i);
+      i += len;
+    } else {
+      i++;
+    }
+  }
+  return text;
+}
+
+/**
+ * `value` for a message, as JSON (`JSON.stringify`; `String` for what JSON
+ * cannot write): whole when that is at most {@link MESSAGE_QUOTE_CHARS}
+ * characters, else the first ones, `…` and the length: `"aaaa…" (3,000,000
+ * chars)` for a string, `{"data":"iVBO… (3,000,042 chars of JSON)` otherwise.
+ * Every message that shows a value of the input shows it through this,
+ * {@link quoteText} or {@link briefText}.
+ */
+export function quoteJson(value: unknown): string {
+  if (typeof value === 'string') {
+    const cut = value.slice(0, afterCodePoints(value, MESSAGE_QUOTE_CHARS));
+    const json = JSON.stringify(cut);
+    if (cut.length === value.length && codePoints(json) <= MESSAGE_QUOTE_CHARS) return json;
+    return `${wholeEscapes(json.slice(0, afterCodePoints(json, MESSAGE_QUOTE_CHARS)))}…" (${thousands(codePoints(value))} chars)`;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? stringOf(value);
+  } catch {
+    text = stringOf(value); // a BigInt, a cycle
+  }
+  if (text.length <= MESSAGE_QUOTE_CHARS) return text;
+  const total = codePoints(text);
+  if (total <= MESSAGE_QUOTE_CHARS) return text;
+  return `${wholeEscapes(text.slice(0, afterCodePoints(text, MESSAGE_QUOTE_CHARS)))}… (${thousands(total)} chars of JSON)`;
+}
+
+/**
+ * `String(value)` between two `mark`s for a message (none by default): whole
+ * when it is at most {@link MESSAGE_QUOTE_CHARS} characters, else the first
+ * ones, `…` and its length: `` `aaaa…` (3,000,000 chars) ``.
+ */
+export function quoteText(value: unknown, mark = ''): string {
+  const text = typeof value === 'string' ? value : stringOf(value);
+  if (text.length <= MESSAGE_QUOTE_CHARS) return `${mark}${text}${mark}`;
+  const total = codePoints(text);
+  if (total <= MESSAGE_QUOTE_CHARS) return `${mark}${text}${mark}`;
+  return `${mark}${text.slice(0, afterCodePoints(text, MESSAGE_QUOTE_CHARS))}…${mark} (${thousands(total)} chars)`;
+}
+
+/**
+ * Text that is not a value of its own but may hold one (a thrown error's
+ * message, a JSON Pointer shown in a message): whole when it is at most
+ * {@link MESSAGE_QUOTE_CHARS} characters, else its first and last halves of
+ * that around how much was left out.
+ */
+export function briefText(text: string): string {
+  if (text.length <= MESSAGE_QUOTE_CHARS) return text;
+  const total = codePoints(text);
+  if (total <= MESSAGE_QUOTE_CHARS) return text;
+  const half = Math.floor(MESSAGE_QUOTE_CHARS / 2);
+  const head = text.slice(0, afterCodePoints(text, half));
+  const tail = text.slice(afterCodePoints(text, total - half));
+  return `${head}… (${thousands(total - 2 * half)} chars left out) …${tail}`;
 }

@@ -5,7 +5,7 @@ export * from './api.js';
 export * from './bound.js';
 export * from './budget.js';
 export * from './schema.js';
-export * from './store.js';
+export * from './stores/memory.js';
 export * from './reference.js';
 export * from './paging.js';
 export * from './history/prepare.js';

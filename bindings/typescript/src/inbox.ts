@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { checkResultDocument, type DocumentFiles } from './document.js';
-import { ToolResultError } from './errors.js';
+import { ToolResultError, quoteText } from './errors.js';
 import type { DocumentCheck, DocumentIssue, ScreenFinding, ScreenOptions } from './generated/types.js';
 
 /** Document names: a safe file name ending in `.md` (e.g. `TS-20260209-161030Z-TR-1.md`). */
@@ -173,7 +173,7 @@ export class ResultInbox {
    */
   receive(name: string, document: string | Uint8Array, options: { files?: DocumentFiles } = {}): InboxReceipt {
     if (typeof name !== 'string' || !DOCUMENT_NAME.test(name)) {
-      throw new ToolResultError('invalid_id', `\`${String(name)}\` is not a document name: 1-200 letters, digits, '.', '_' or '-' ending in .md`);
+      throw new ToolResultError('invalid_id', `${quoteText(name, '`')} is not a document name: 1-200 letters, digits, '.', '_' or '-' ending in .md`);
     }
     if (typeof document !== 'string' && !(document instanceof Uint8Array)) {
       throw new ToolResultError('invalid_input', 'a document is a string or bytes');

@@ -1,11 +1,11 @@
-// get_tool_result in pieces (docs/spec.md §12; README "Lazy loading"): a
+// get_tool_result in pieces (docs/spec.md §12; docs/guide/storage.md "Lazy loading"): a
 // stored result is read back by lines, by characters, by pattern or by JSON
 // Pointer, every answer within a context budget and saying what it holds and
 // how to ask for the next piece. One implementation behind the tool's
 // handler, the MCP result resources and the HTTP endpoint.
 import { sha256Hex } from './bound.js';
 import { type ContextBudget, estimateTokens } from './budget.js';
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteJson, quoteText } from './errors.js';
 import type { ToolResult } from './generated/types.js';
 import { schemaEngine } from './runtime.js';
 
@@ -109,7 +109,7 @@ function measure(budget: ContextBudget): Measure {
     const v = budget[key];
     if (v !== undefined && (!Number.isSafeInteger(v) || v < 500)) {
       throw new ToolResultError('invalid_options', `a page budget's ${key} must be a whole number >= 500`, [
-        { path: `/budget/${key}`, code: 'invalid_options', message: `${key} must be a whole number >= 500, got ${String(v)}` },
+        { path: `/budget/${key}`, code: 'invalid_options', message: `${key} must be a whole number >= 500, got ${quoteText(v)}` },
       ]);
     }
   }
@@ -147,7 +147,7 @@ function safeOffset(text: string, i: number): number {
 
 function wholeNumber(v: unknown, name: string, min: number): number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be a whole number >= ${min}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new RangeError(`${name} must be a whole number >= ${min}, got ${quoteJson(v)}`);
   return v;
 }
 
@@ -160,14 +160,14 @@ function resolvePointer(value: unknown, pointer: string): { ok: true; value: unk
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(at)) {
       if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= at.length)
-        return { ok: false, why: `${walked || 'the output'} is an array of ${at.length} items; "${raw}" is not an index in it` };
+        return { ok: false, why: `${walked || 'the output'} is an array of ${at.length} items; ${quoteJson(raw)} is not an index in it` };
       at = at[Number(key)];
     } else if (at !== null && typeof at === 'object') {
       if (!Object.hasOwn(at, key)) {
         const keys = Object.keys(at).slice(0, 20);
         return {
           ok: false,
-          why: `${walked || 'the output'} has no member "${key}" (it has: ${keys.map((k) => JSON.stringify(k)).join(', ')}${Object.keys(at).length > 20 ? ', …' : ''})`,
+          why: `${walked || 'the output'} has no member ${quoteJson(key)} (it has: ${keys.map((k) => quoteJson(k)).join(', ')}${Object.keys(at).length > 20 ? ', …' : ''})`,
         };
       }
       at = (at as Record<string, unknown>)[key];
@@ -222,7 +222,7 @@ export function readToolResult(result: ToolResult, request: ToolResultRequest, b
     if (typeof output === 'string' || output === undefined || output === null)
       return fail('path reads inside a JSON output; this output is text: page it by offset and limit, or search it with pattern');
     const found = resolvePointer(output, request.path);
-    if (!found.ok) return fail(`path ${request.path} does not resolve: ${found.why}`);
+    if (!found.ok) return fail(`path ${quoteText(request.path)} does not resolve: ${found.why}`);
     path = request.path;
     const member = {
       found: true as const,
@@ -272,7 +272,7 @@ export function readToolResult(result: ToolResult, request: ToolResultRequest, b
       throw e;
     }
     if (found.total === 0)
-      return fail(`no line${from > 1 ? ` from line ${from} on` : ''} matches ${JSON.stringify(request.pattern)}; the output has ${totalLines} lines`);
+      return fail(`no line${from > 1 ? ` from line ${from} on` : ''} matches ${quoteJson(request.pattern)}; the output has ${totalLines} lines`);
     // Matches with their context, grep -n style (`12:` a match, `11-` context, `--` between groups).
     const page = {
       found: true as const,

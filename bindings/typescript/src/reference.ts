@@ -1,6 +1,6 @@
 // Lazy references (docs/spec.md §12): summaries, references in place of full
 // results, and the get_tool_result tool.
-import { ToolResultError, unwrapOutcome } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { call } from './runtime.js';
 import type { ContextBudget } from './budget.js';
@@ -22,7 +22,7 @@ export function summarize(result: ToolResult | string): string {
   const custom = customSummary(result);
   if (custom !== undefined) return custom;
   const json = toolResultJson(result);
-  return unwrap<string>(call((w) => w.summarize_result(json)));
+  return unwrap<string>(call((w) => w.summarize(json)));
 }
 
 /**
@@ -36,11 +36,11 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
     throw new ToolResultError('invalid_options', 'toReference needs { dialog_id }');
   }
   const chars = options.previewChars ?? 500;
-  if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `previewChars must be a positive integer, got ${chars}`);
+  if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `previewChars must be a positive integer, got ${quoteText(chars)}`);
   // "" lets the wasm side compute the built-in summary from the result it parses anyway.
   const summary = customSummary(result) ?? '';
   const json = toolResultJson(result);
-  return unwrap<ToolResultReference>(call((w) => w.reference_for(json, options.dialog_id, summary, chars)));
+  return unwrap<ToolResultReference>(call((w) => w.to_reference(json, options.dialog_id, summary, chars)));
 }
 
 /**
@@ -50,11 +50,11 @@ export function toReference(result: ToolResult, options: { dialog_id: string; pr
  * `output`, `body`, …) as real lines and then its other fields one per line.
  * Whole lines within `maxChars` (default 500); a cut ends with a note naming
  * `get_tool_result`. The rule behind `toReference`, `prepareHistory` and the
- * stores' listings (README "Previews").
+ * stores' listings (docs/guide/storage.md "Previews").
  */
 export function previewResult(result: ToolResult | string, options: { maxChars?: number } = {}): string {
   const chars = options.maxChars ?? 500;
-  if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${chars}`);
+  if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${quoteText(chars)}`);
   const json = toolResultJson(result);
   return unwrap<string>(call((w) => w.preview_result(json, chars)));
 }

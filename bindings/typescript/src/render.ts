@@ -2,7 +2,7 @@
 // module), a renderer registry that picks a renderer by tool name, tool_type
 // or pattern and never renders nothing, and the helpers that produce typed
 // per-tool data (tool_metadata) from what tools actually have.
-import { ToolResultError, type Outcome } from './errors.js';
+import { ToolResultError, type Outcome, quoteText } from './errors.js';
 import type { DiffHunk, TodoItem, ToolMetadata, ToolResult } from './generated/types.js';
 import { call } from './runtime.js';
 import { toolResultJson } from './wire.js';
@@ -21,7 +21,7 @@ export interface RenderTextOptions {
 
 function wholeAtLeast(name: string, value: number | undefined, min: number): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
-    throw new ToolResultError('invalid_options', `${name} must be a whole number >= ${min}, got ${String(value)}`, [
+    throw new ToolResultError('invalid_options', `${name} must be a whole number >= ${min}, got ${quoteText(value)}`, [
       { path: `/${name}`, code: 'invalid_options', message: `${name} must be a whole number >= ${min}` },
     ]);
   }
@@ -44,7 +44,7 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
   wholeAtLeast('maxLines', options.maxLines, 4);
   const json = toolResultJson(result);
   const opts = JSON.stringify(options);
-  const out = JSON.parse(call((w) => w.render_result_text(json, opts))) as Outcome<string>;
+  const out = JSON.parse(call((w) => w.render_text(json, opts))) as Outcome<string>;
   if (!out.ok) {
     const code = out.issues.some((i) => i.code === 'invalid_options') ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, code === 'invalid_options' ? 'invalid render options' : 'invalid ToolResult', out.issues);
@@ -55,7 +55,7 @@ export function renderText(result: ToolResult | string, options: RenderTextOptio
 /** The language of a file by its name (`src/main.rs` → `rust`), as highlight.js and Prism name them; undefined when unknown. Schema engine module. */
 export function detectLanguage(path: string): string | undefined {
   if (typeof path !== 'string') throw new ToolResultError('invalid_input', 'detectLanguage takes a path string');
-  return call((w) => w.language_of(path)) || undefined;
+  return call((w) => w.detect_language(path)) || undefined;
 }
 
 /**
@@ -66,7 +66,7 @@ export function detectLanguage(path: string): string | undefined {
 export function diffHunks(oldText: string, newText: string, options: { context?: number } = {}): DiffHunk[] {
   if (typeof oldText !== 'string' || typeof newText !== 'string') throw new ToolResultError('invalid_input', 'diffHunks takes two strings');
   wholeAtLeast('context', options.context, 0);
-  return JSON.parse(call((w) => w.diff_hunks_of(oldText, newText, options.context ?? 3))) as DiffHunk[];
+  return JSON.parse(call((w) => w.diff_hunks(oldText, newText, options.context ?? 3))) as DiffHunk[];
 }
 
 /** `file_read` metadata from a file's text: its lines from `offset` (default 1), at most `maxLines`, with the language. */

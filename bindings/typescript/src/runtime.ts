@@ -102,7 +102,7 @@ export class RebuiltHandle<W, H extends { free(): void }> {
 /**
  * The core module: validation, builders, bounding, the result store,
  * references, conversions and renderers (everything but the JSON Schema
- * engine and the screen; docs/modules.md).
+ * engine and the screen; docs/internals/modules.md).
  */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
 

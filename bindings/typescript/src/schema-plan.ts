@@ -1,4 +1,4 @@
-// Evaluates a schema's plan over a live JS value (docs/schema-plan.md): the
+// Evaluates a schema's plan over a live JS value (docs/internals/schema-plan.md): the
 // engine compiles the schema into plan nodes (crates/toolresult-schema/src/plan.rs)
 // and this turns them into closures once, so a value handed over as a JS
 // object is checked where it lives instead of being written out as JSON text

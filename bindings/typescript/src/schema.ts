@@ -1,7 +1,7 @@
 // JSON Schema validation of tool inputs and outputs (docs/spec.md §7,
 // MCP Tool). The engine is a wasm module of its own (crates/toolresult-schema-wasm):
 // nothing here loads it until a schema is compiled, so code that checks no JSON Schema never pays for it.
-import { ToolResultError, type ToolResultErrorCode, type Outcome } from './errors.js';
+import { ToolResultError, type ToolResultErrorCode, type Outcome, quoteJson } from './errors.js';
 import type {
   Issue,
   RegistryStats,
@@ -165,7 +165,7 @@ export class CompiledSchema<T = unknown> {
     return this.#handle.get();
   }
 
-  // The schema's plan (docs/schema-plan.md), fetched on the first value;
+  // The schema's plan (docs/internals/schema-plan.md), fetched on the first value;
   // null when the schema uses what a plan does not cover.
   #plan: SchemaPlan | null | undefined;
 
@@ -200,7 +200,7 @@ export class CompiledSchema<T = unknown> {
   /**
    * Whether `value` satisfies the schema (stops at the first failure). The
    * value is checked where it lives, through the schema's plan
-   * (docs/schema-plan.md); what the plan cannot judge goes to the engine as
+   * (docs/internals/schema-plan.md); what the plan cannot judge goes to the engine as
    * JSON text, with the same verdict.
    */
   isValid(value: unknown): boolean {
@@ -319,7 +319,7 @@ export class ToolRegistry {
     return this.#handle.get();
   }
 
-  // The plans of the tools' schemas (docs/schema-plan.md), by "o:"/"i:" + name,
+  // The plans of the tools' schemas (docs/internals/schema-plan.md), by "o:"/"i:" + name,
   // fetched on first use; null when a schema has none. Dropped when the tool
   // is registered again or unregistered.
   readonly #plans = new Map<string, SchemaPlan | null>();
@@ -397,7 +397,7 @@ export class ToolRegistry {
    */
   validateOutput(name: string, output: unknown): ValidationReport {
     // A valid output is recognized through the schema's plan; the issues of
-    // an invalid one come from the engine (docs/schema-plan.md).
+    // an invalid one come from the engine (docs/internals/schema-plan.md).
     if (output !== undefined && this.#planned(String(name), true, output)) return { ok: true, issues: [] };
     const text = output === undefined ? undefined : wireBytes(output, 'invalid_value', 'the output');
     const report = schemaEngine.call((w) => {
@@ -642,7 +642,7 @@ function standardJsonSchema(schemaText: string, optionsTextValue: string, option
   const target = options !== null && typeof options === 'object' ? options.target : undefined;
   const wanted = typeof target === 'string' && Object.hasOwn(TARGET_DIALECT, target) ? TARGET_DIALECT[target] : undefined;
   if (wanted === undefined) {
-    const message = `no JSON Schema for target ${JSON.stringify(target)}: this schema answers ${SUPPORTED_TARGETS}`;
+    const message = `no JSON Schema for target ${quoteJson(target)}: this schema answers ${SUPPORTED_TARGETS}`;
     throw new ToolResultError('invalid_options', message, [{ path: '/target', code: 'invalid_options', message }]);
   }
   const schema = JSON.parse(schemaText) as unknown;

@@ -2,7 +2,7 @@
 // that carries a credential, an inline executable payload, a claim that the
 // agent's rules changed, a new instruction to fetch or execute, or hidden
 // text is rejected with the reasons. The rules run in the screen module.
-import { ToolResultError, unwrapScreenReply } from './errors.js';
+import { ToolResultError, unwrapScreenReply, quoteText } from './errors.js';
 import type { ScreenCategory, ScreenOptions, ScreenReport, ToolResult } from './generated/types.js';
 import { writeScreenInput } from './input.js';
 import { screenModule } from './runtime.js';
@@ -138,7 +138,7 @@ export class ScreenGate {
 
   constructor(mode: StoreScreenMode = 'off', options?: ScreenOptions) {
     if (!['off', 'reject', 'require'].includes(mode)) {
-      throw new ToolResultError('invalid_options', `screen must be 'off', 'reject' or 'require', got ${String(mode)}`);
+      throw new ToolResultError('invalid_options', `screen must be 'off', 'reject' or 'require', got ${quoteText(mode)}`);
     }
     this.mode = mode;
     this.options = options;

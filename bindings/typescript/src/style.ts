@@ -1,5 +1,5 @@
-// The default look of `renderDom` and `<tool-result-view>` (docs: README
-// "Styling"): one set of rules, with the design tokens (every colour, font
+// The default look of `renderDom` and `<tool-result-view>` (docs/guide/rendering.md,
+// "A default look"): one set of rules, with the design tokens (every colour, font
 // and spacing, as `--tr-…` custom properties) declared where each context
 // lets a host page override them. Inside the element the tokens sit on
 // `:host`, which the page's own rules on `tool-result-view` always beat; in a

@@ -1,7 +1,7 @@
 // Summarizers registered by the application (docs/spec.md §12):
 // the store, the PostgreSQL store and references ask them before the
 // built-in summary the wasm side computes.
-import { ToolResultError } from './errors.js';
+import { ToolResultError, quoteText } from './errors.js';
 import type { ToolResult } from './generated/types.js';
 
 type Summarizer = (result: ToolResult) => string;
@@ -51,7 +51,7 @@ export function customSummary(result: ToolResult | string): string | undefined {
   if (!custom) return undefined;
   const line = custom.fn(result as ToolResult);
   if (typeof line !== 'string') {
-    throw new ToolResultError('invalid_summary', `the summarizer registered for ${String(custom.pattern)} returned ${typeof line}, not a string`);
+    throw new ToolResultError('invalid_summary', `the summarizer registered for ${quoteText(custom.pattern)} returned ${typeof line}, not a string`);
   }
   return line;
 }

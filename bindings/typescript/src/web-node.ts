@@ -4,7 +4,7 @@
 // `init()` resolves at once (the Node build instantiates its wasm itself),
 // and `openIndexedDbStore` takes an IndexedDB implementation in
 // `options.indexedDB` (e.g. fake-indexeddb), Node having none of its own.
-import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
+import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
 
 export * from './index.js';
 
@@ -18,5 +18,5 @@ export async function openIndexedDbStore(name: string, options?: IndexedDbStoreO
   return IndexedDbResultStore.open(name, options);
 }
 
-export { IndexedDbResultStore } from './idb-store.js';
-export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './idb-store.js';
+export { IndexedDbResultStore } from './stores/indexeddb.js';
+export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './stores/indexeddb.js';

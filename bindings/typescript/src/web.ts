@@ -1,9 +1,9 @@
 // Browser entry point (ESM). Call `await init()` once before anything else,
 // `await loadSchemaEngine()` before compiling JSON Schemas and `await
-// loadScreen()` before screening (docs/modules.md).
+// loadScreen()` before screening (docs/internals/modules.md).
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
-import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
+import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
 import { installWasm, schemaEngine, screenModule } from './runtime.js';
 
 let ready: Promise<void> | undefined;
@@ -81,6 +81,6 @@ export async function openIndexedDbStore(name: string, options?: IndexedDbStoreO
   return IndexedDbResultStore.open(name, options);
 }
 
-export { IndexedDbResultStore } from './idb-store.js';
-export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './idb-store.js';
+export { IndexedDbResultStore } from './stores/indexeddb.js';
+export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './stores/indexeddb.js';
 export * from './exports.js';

@@ -1,7 +1,7 @@
 // Turning JS input into the JSON text the wasm core reads, without letting a
 // value change on the way: what JSON.stringify would drop or rewrite silently
 // (NaN, undefined in arrays, functions, Dates, Maps, cycles, -0) is an issue.
-import { ToolResultError, type ToolResultErrorCode } from './errors.js';
+import { ToolResultError, type ToolResultErrorCode, briefText } from './errors.js';
 import type { Issue, ToolResult } from './generated/types.js';
 import { LIMITS } from './generated/limits.js';
 
@@ -229,7 +229,7 @@ class ByteWriter {
       // A getter or Proxy trap threw while the value was read (or a revoked
       // Proxy was touched): the value cannot be read, so it is not JSON data.
       const message = e instanceof Error ? e.message : String(e);
-      return { issues: [{ path: pointer(this.keys.slice(0, this.at)), code: 'unsupported_value', message: `reading the value threw: ${message}` }] };
+      return { issues: [{ path: pointer(this.keys.slice(0, this.at)), code: 'unsupported_value', message: `reading the value threw: ${briefText(message)}` }] };
     } finally {
       this.containers.length = 0;
       this.keys.length = 0;

@@ -15,7 +15,7 @@ import * as screenBindings from './wasm/web/toolresult_screen_wasm.js';
 import * as coreWasm from './wasm/web/toolresult_wasm_bg.wasm';
 import * as schemaWasm from './wasm/web/toolresult_schema_wasm_bg.wasm';
 import * as screenWasm from './wasm/web/toolresult_screen_wasm_bg.wasm';
-import { IndexedDbResultStore, type IndexedDbStoreOptions } from './idb-store.js';
+import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
 import { core, schemaEngine, screenModule, type WasmModule } from './runtime.js';
 
 type Glue = { initSync(module: { module: WebAssembly.Module }): unknown };
@@ -71,6 +71,6 @@ export async function openIndexedDbStore(name: string, options?: IndexedDbStoreO
   return IndexedDbResultStore.open(name, options);
 }
 
-export { IndexedDbResultStore } from './idb-store.js';
-export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './idb-store.js';
+export { IndexedDbResultStore } from './stores/indexeddb.js';
+export type { IndexedDbOpenReport, IndexedDbStoreOptions } from './stores/indexeddb.js';
 export * from './exports.js';

@@ -173,6 +173,7 @@ fn limits() -> Value {
         "defaultMaxLines": l::DEFAULT_MAX_LINES,
         "minJsonLimit": l::MIN_JSON_LIMIT,
         "defaultPreviewChars": l::DEFAULT_PREVIEW_CHARS,
+        "messageQuoteChars": l::MESSAGE_QUOTE_CHARS,
     })
 }
 

@@ -1,5 +1,5 @@
 //! wasm-bindgen layer of the schema engine module: compiled JSON Schemas and
-//! the tool registry (docs/modules.md). A module of its own, loaded only by
+//! the tool registry (docs/internals/modules.md). A module of its own, loaded only by
 //! code that checks JSON Schemas, so nothing else pays for the engine. Like
 //! the core module it takes JSON text and returns JSON text, and nothing here
 //! throws.

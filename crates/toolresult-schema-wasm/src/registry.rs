@@ -9,7 +9,7 @@ use toolresult_wasm_io::with_input;
 use crate::{parse, parse_tape_bytes};
 
 /// A registry of tool definitions. Construction never throws: read `error()`.
-// In JS the class has the name of the Rust type it holds (docs/modules.md).
+// In JS the class has the name of the Rust type it holds (docs/internals/modules.md).
 #[wasm_bindgen(js_name = ToolRegistry)]
 pub struct SchemaToolRegistry(Result<ToolRegistry, Issues>);
 
@@ -80,7 +80,7 @@ impl SchemaToolRegistry {
     }
 
     /// The evaluation plan of a tool's output schema (`output`) or input
-    /// schema (docs/schema-plan.md); `""` when there is none.
+    /// schema (docs/internals/schema-plan.md); `""` when there is none.
     pub fn plan(&self, name: &str, output: bool) -> String {
         self.schema(name, output)
             .and_then(|s| s.plan_json())

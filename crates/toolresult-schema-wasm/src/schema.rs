@@ -9,7 +9,7 @@ use toolresult_wasm_io::with_input;
 use crate::{parse, parse_tape_bytes};
 
 /// A compiled JSON Schema. Construction never throws: read `error()` first.
-// In JS the class has the name of the Rust type it holds (docs/modules.md).
+// In JS the class has the name of the Rust type it holds (docs/internals/modules.md).
 #[wasm_bindgen(js_name = CompiledSchema)]
 pub struct SchemaValidator(Result<CompiledSchema, Issues>);
 
@@ -51,7 +51,7 @@ impl SchemaValidator {
     }
 
     /// The schema's evaluation plan as JSON text for the TypeScript evaluator
-    /// (docs/schema-plan.md); `""` when the schema has none (or did not
+    /// (docs/internals/schema-plan.md); `""` when the schema has none (or did not
     /// compile), so every value goes through `is_valid_input`.
     pub fn plan(&self) -> String {
         match &self.0 {

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{PatternOptions, Retrieve, Uri, ValidationError, Validator};
 use serde_json::Value;
+use toolresult::issue::{quote_json, quote_text};
+use toolresult::limits::MESSAGE_QUOTE_CHARS;
 use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
 
 use toolresult::json::tape::Tape;
@@ -29,7 +31,7 @@ const BACKTRACK_LIMIT: usize = 100_000;
 pub struct CompiledSchema {
     validator: Validator<TapeJson>,
     max_issues: usize,
-    /// What the plan is built from, on first request (docs/schema-plan.md).
+    /// What the plan is built from, on first request (docs/internals/schema-plan.md).
     plan_source: Option<(Value, Dialect, bool)>,
     plan: OnceLock<Option<Plan>>,
 }
@@ -76,8 +78,8 @@ impl core::fmt::Display for Refused {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "`{}` is not a registered document; remote and file references are never fetched (register it in `documents`)",
-            self.0
+            "{} is not a registered document; remote and file references are never fetched (register it in `documents`)",
+            quote_text(&self.0, '`')
         )
     }
 }
@@ -140,7 +142,7 @@ pub fn compile(schema: &Value, options: &SchemaOptions) -> Result<CompiledSchema
     // The dialect: the declared one, else (no `$schema`) the configured
     // default; `None` for a registered custom meta-schema, whose dialect the
     // engine reads from it (its own detection, `Draft::Unknown`), and which
-    // gets no plan (the plan does not read vocabularies; docs/schema-plan.md).
+    // gets no plan (the plan does not read vocabularies; docs/internals/schema-plan.md).
     let dialect = match declared {
         Some(d) => Some(d),
         None if !has_schema_keyword => Some(options.default_dialect),
@@ -173,7 +175,7 @@ fn compile_issue(e: &ValidationError<'_>) -> Issue {
     };
     let message = match e.kind() {
         ValidationErrorKind::Referencing(_) => e.to_string(),
-        _ => format!("invalid schema: {e}"),
+        _ => format!("invalid schema: {}", message(e)),
     };
     Issue::new(e.instance_path().as_str(), code, message)
 }
@@ -193,7 +195,7 @@ impl CompiledSchema {
     }
 
     /// The schema's evaluation plan as JSON text, for the TypeScript
-    /// evaluator (docs/schema-plan.md), or `None` when the schema uses what a
+    /// evaluator (docs/internals/schema-plan.md), or `None` when the schema uses what a
     /// plan does not cover. Built on the first call.
     pub fn plan_json(&self) -> Option<&str> {
         self.plan().map(|p| p.json.as_str())
@@ -264,7 +266,7 @@ fn schema_issue(e: &ValidationError<'_>) -> SchemaIssue {
         ValidationErrorKind::BacktrackLimitExceeded { .. } => format!(
             "the pattern needs more than {BACKTRACK_LIMIT} backtracking steps on this value, so the match was stopped and counts as a failure (simplify the pattern)"
         ),
-        _ => e.to_string(),
+        _ => message(e),
     };
     SchemaIssue {
         path: e.instance_path().as_str().to_owned(),
@@ -273,6 +275,133 @@ fn schema_issue(e: &ValidationError<'_>) -> SchemaIssue {
         code: code_for(kind),
         message,
     }
+}
+
+/// The engine's message for `e`, with every value in it (of the instance or
+/// of the schema) quoted by `quote_json` / `quote_text`, and lists of names
+/// or items cut to what fits in `MESSAGE_QUOTE_CHARS` (docs/spec.md §15): the
+/// engine's own text quotes the whole instance, so a 3 MB string failing
+/// `maxLength` made a 3 MB message (issue #44). Short values read exactly as
+/// the engine writes them. The instance is only read for messages that show
+/// it (it is built from the tape on first use).
+fn message(e: &ValidationError<'_>) -> String {
+    use ValidationErrorKind as K;
+    let instance = || quote_json(e.instance());
+    match e.kind() {
+        K::Format { .. }
+        | K::AnyOf { .. }
+        | K::OneOfNotValid { .. }
+        | K::OneOfMultipleValid { .. }
+        | K::Contains
+        | K::ContentEncoding { .. }
+        | K::ContentMediaType { .. }
+        | K::ExclusiveMaximum { .. }
+        | K::ExclusiveMinimum { .. }
+        | K::FalseSchema
+        | K::Maximum { .. }
+        | K::Minimum { .. }
+        | K::MaxLength { .. }
+        | K::MinLength { .. }
+        | K::MaxItems { .. }
+        | K::MinItems { .. }
+        | K::MaxProperties { .. }
+        | K::MinProperties { .. }
+        | K::MultipleOf { .. }
+        | K::Type { .. }
+        | K::UniqueItems => e.masked_with(instance()).to_string(),
+        K::Enum { options } => enum_message(&instance(), options),
+        K::Pattern { pattern } => {
+            format!("{} does not match {}", instance(), quote_text(pattern, '"'))
+        }
+        K::Not { schema } => format!("{} is not allowed for {}", quote_json(schema), instance()),
+        K::Constant { expected_value } => format!("{} was expected", quote_json(expected_value)),
+        K::Required { property } => format!("{} is a required property", quote_json(property)),
+        K::AdditionalProperties { unexpected } => unexpected_message(
+            "Additional properties",
+            unexpected.len(),
+            unexpected.iter().map(|k| quote_text(k, '\'')),
+        ),
+        K::UnevaluatedProperties { unexpected } => unexpected_message(
+            "Unevaluated properties",
+            unexpected.len(),
+            unexpected.iter().map(|k| quote_text(k, '\'')),
+        ),
+        // The engine's texts of the items (JSON), quoted as it quotes them.
+        K::UnevaluatedItems { unexpected } => unexpected_message(
+            "Unevaluated items",
+            unexpected.len(),
+            unexpected.iter().map(|item| quote_text(item, '\'')),
+        ),
+        K::AdditionalItems { limit } => {
+            let extra = e
+                .instance()
+                .as_array()
+                .map_or(&[][..], |items| items.get(*limit..).unwrap_or_default());
+            unexpected_message(
+                "Additional items",
+                extra.len(),
+                extra.iter().map(quote_json),
+            )
+        }
+        K::PropertyNames { error } => message(error),
+        // No value in these (or only the engine's own words).
+        K::Referencing(_)
+        | K::BacktrackLimitExceeded { .. }
+        | K::RegexEngineFailure { .. }
+        | K::FromUtf8 { .. }
+        | K::Custom { .. } => e.to_string(),
+    }
+}
+
+/// `enum`'s message as the engine words it (at most three options, else two
+/// and how many others), each option quoted.
+fn enum_message(instance: &str, options: &Value) -> String {
+    let options = options.as_array().map_or(&[][..], Vec::as_slice);
+    let mut out = format!("{instance} is not one of ");
+    if options.len() <= 3 {
+        for (i, option) in options.iter().enumerate() {
+            if i > 0 {
+                out.push_str(if i == options.len() - 1 { " or " } else { ", " });
+            }
+            out.push_str(&quote_json(option));
+        }
+    } else {
+        out.push_str(&quote_json(&options[0]));
+        out.push_str(", ");
+        out.push_str(&quote_json(&options[1]));
+        out.push_str(&format!(" or {} other candidates", options.len() - 2));
+    }
+    out
+}
+
+/// "`what` are not allowed ('a', 'b' were unexpected)": as many quoted
+/// entries as fit in `MESSAGE_QUOTE_CHARS` (at least one), then how many
+/// more there are.
+fn unexpected_message(what: &str, count: usize, quoted: impl Iterator<Item = String>) -> String {
+    let mut out = format!("{what} are not allowed (");
+    let (mut shown, mut chars) = (0, 0);
+    for entry in quoted {
+        let len = entry.chars().count();
+        if shown > 0 {
+            if chars + 2 + len > MESSAGE_QUOTE_CHARS {
+                break;
+            }
+            out.push_str(", ");
+            chars += 2;
+        }
+        out.push_str(&entry);
+        chars += len;
+        shown += 1;
+    }
+    if shown < count {
+        out.push_str(&format!(", … and {} more", count - shown));
+    }
+    out.push_str(if count == 1 {
+        " was unexpected)"
+    } else {
+        " were unexpected)"
+    });
+    out
 }
 
 /// A stable snake_case code: the keyword in snake_case, or a more precise

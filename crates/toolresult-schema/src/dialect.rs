@@ -1,5 +1,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use toolresult::issue::quote_text;
 use toolresult::{Issue, IssueCode};
 
 /// The JSON Schema dialects this crate implements.
@@ -73,7 +74,8 @@ pub(crate) fn detect(
         "/$schema",
         IssueCode::UnknownDialect,
         format!(
-            "unknown dialect `{uri}`; supported: {SUPPORTED} (or register a custom meta-schema in `documents`)"
+            "unknown dialect {}; supported: {SUPPORTED} (or register a custom meta-schema in `documents`)",
+            quote_text(uri, '`')
         ),
     ))
 }

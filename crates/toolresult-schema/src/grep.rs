@@ -1,5 +1,5 @@
 //! Lines of a stored output that match a pattern, for `get_tool_result`'s
-//! `pattern` (docs/spec.md §12, README "Lazy loading"). The output and the
+//! `pattern` (docs/spec.md §12, docs/guide/storage.md "Lazy loading"). The output and the
 //! pattern may both come from untrusted sources, so patterns are the `regex`
 //! crate's: no backreferences or lookaround, matching in time linear in the
 //! text, and compilation bounded by size limits. A pattern that does not

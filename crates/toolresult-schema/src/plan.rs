@@ -1,5 +1,5 @@
 //! A schema as a compact plan that the TypeScript layer evaluates over a live
-//! JS value (docs/schema-plan.md): the design of Sourcemeta's Blaze, compile
+//! JS value (docs/internals/schema-plan.md): the design of Sourcemeta's Blaze, compile
 //! in native code and evaluate simple templates where the value lives, so a
 //! value handed over as a JS object is never written out as JSON text just to
 //! be checked.

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use toolresult::issue::{brief_text, quote_text};
 use toolresult::json::tape::Tape;
 
 use serde::Serialize;
@@ -121,7 +122,7 @@ impl ToolRegistry {
             Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidDefinition,
-                format!("invalid tool definition: {e}"),
+                format!("invalid tool definition: {}", brief_text(&e.to_string())),
             ))
         })?;
         self.register(definition)
@@ -178,7 +179,7 @@ impl ToolRegistry {
             Issues::from(Issue::new(
                 "",
                 IssueCode::UnknownTool,
-                format!("no tool named `{name}` is registered"),
+                format!("no tool named {} is registered", quote_text(name, '`')),
             ))
         })
     }
@@ -270,7 +271,7 @@ impl ToolRegistry {
     /// as a JSON value: the same checks and the same changes (the one
     /// implementation), without the typed form, which the wasm layer does
     /// not need and whose deserializers would weigh on the engine's module
-    /// (docs/modules.md §1).
+    /// (docs/internals/modules.md §1).
     pub fn check_result_value(&self, mut result: Value) -> Result<Value, Issues> {
         let success = ToolStatus::Success.as_str();
         if result.get("status").and_then(Value::as_str) != Some(success) {
@@ -335,7 +336,10 @@ fn missing_output(name: &str) -> SchemaIssue {
         schema_path: String::new(),
         keyword: String::new(),
         code: "missing_output".into(),
-        message: format!("tool `{name}` has an output schema but the result has no output"),
+        message: format!(
+            "tool {} has an output schema but the result has no output",
+            quote_text(name, '`')
+        ),
     }
 }
 
@@ -352,7 +356,7 @@ fn failure_message(issues: &[SchemaIssue]) -> String {
         } else {
             &issue.path
         };
-        message.push_str(&format!("{path}: {}", issue.message));
+        message.push_str(&format!("{}: {}", brief_text(path), issue.message));
     }
     if issues.len() > SHOWN {
         message.push_str(&format!(" (and {} more)", issues.len() - SHOWN));

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use toolresult::document::{self, DocumentProvenance, ProvidedFile};
+use toolresult::issue::brief_text;
 use toolresult::json::ParseLimits;
 use toolresult::limits::DEFAULT_MAX_DEPTH;
 use toolresult::screen::{ScreenOptions, Screener};
@@ -101,7 +102,7 @@ pub fn render_result_document(result_json: &str, provenance_json: &str) -> Strin
                 code: document::DocumentIssueCode::InvalidProvenance,
                 line: 0,
                 path: String::new(),
-                message: format!("invalid provenance: {e}"),
+                message: format!("invalid provenance: {}", brief_text(&e.to_string())),
             }])
         }
     };

@@ -122,7 +122,7 @@ pub fn preview(text: &str, max_chars: usize) -> String {
 /// `get_tool_result(reference)` (docs/bounding.md §7). The output comes back
 /// as JSON text, with the cuts and sizes:
 /// `{"ok":true,"value":{output?,content?,truncated,cuts,before,after}}`.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = bound_for_model)]
 pub fn bound_result_for_model(
     result_json: &str,
     max_chars: usize,

@@ -1,5 +1,6 @@
 use toolresult::interop::migrate::{self, MigrationContext};
 use toolresult::interop::{self, AiSdk, CallContext, McpRevision, VercelShape};
+use toolresult::issue::quote_text;
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
@@ -45,7 +46,8 @@ fn mcp_revision(
             "/revision",
             IssueCode::UnsupportedVersion,
             format!(
-                "MCP revision `{revision}` is not supported; supported: {}",
+                "MCP revision {} is not supported; supported: {}",
+                quote_text(revision, '`'),
                 McpRevision::SUPPORTED.join(", ")
             ),
         ))
@@ -62,7 +64,8 @@ fn vercel_shape(shape: &str) -> Result<Option<VercelShape>, Issues> {
             "/as",
             IssueCode::InvalidOptions,
             format!(
-                "unknown Vercel AI SDK part shape `{other}`; expected tool-message or step-content"
+                "unknown Vercel AI SDK part shape {}; expected tool-message or step-content",
+                quote_text(other, '`')
             ),
         ))),
     }
@@ -80,7 +83,8 @@ fn vercel_variant(variant: &str) -> Result<(Option<VercelShape>, AiSdk), Issues>
                 "/sdk",
                 IssueCode::InvalidOptions,
                 format!(
-                    "unknown AI SDK major `{sdk}`; supported: {}",
+                    "unknown AI SDK major {}; supported: {}",
+                    quote_text(sdk, '`'),
                     AiSdk::SUPPORTED.join(", ")
                 ),
             ))
@@ -111,7 +115,7 @@ pub fn tool_result_from(
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,
-                format!("unknown source shape `{other}`"),
+                format!("unknown source shape {}", quote_text(other, '`')),
             ))),
         }
     })())
@@ -146,7 +150,10 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String
                 other => Err(Issues::from(Issue::new(
                     "/multimodal",
                     IssueCode::InvalidOptions,
-                    format!("unknown function_call_output form `{other}`; expected text or none"),
+                    format!(
+                        "unknown function_call_output form {}; expected text or none",
+                        quote_text(other, '`')
+                    ),
                 ))),
             },
             "openai-chat" => interop::to_openai_chat_tool_message(&tr),
@@ -157,7 +164,7 @@ pub fn tool_result_to(to: &str, tool_result_json: &str, variant: &str) -> String
             other => Err(Issues::from(Issue::new(
                 "",
                 IssueCode::InvalidOptions,
-                format!("unknown target shape `{other}`"),
+                format!("unknown target shape {}", quote_text(other, '`')),
             ))),
         }
     })())

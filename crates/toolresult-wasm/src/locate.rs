@@ -1,4 +1,4 @@
-//! `locate`: where a JSON Pointer's value sits in JSON text (README, "Issues in the source text").
+//! `locate`: where a JSON Pointer's value sits in JSON text (docs/guide/getting-started.md, "Validate").
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

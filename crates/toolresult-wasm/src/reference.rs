@@ -4,13 +4,13 @@ use wasm_bindgen::prelude::*;
 use toolresult_wasm_io::reply::outcome;
 
 /// The built-in one-line summary of a ToolResult (JSON text).
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = summarize)]
 pub fn summarize_result(result_json: &str) -> String {
     outcome(parse_tool_result(result_json, &ValidationOptions::default()).map(|r| summarize(&r)))
 }
 
 /// Seed 003's reference for a ToolResult. `summary` is `""` for the built-in one.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = to_reference)]
 pub fn reference_for(
     result_json: &str,
     dialog_id: &str,
@@ -25,7 +25,7 @@ pub fn reference_for(
     )
 }
 
-/// What a ToolResult says, in whole lines within `max_chars` (README "Previews").
+/// What a ToolResult says, in whole lines within `max_chars` (docs/guide/storage.md "Previews").
 #[wasm_bindgen]
 pub fn preview_result(result_json: &str, max_chars: usize) -> String {
     outcome(

@@ -10,7 +10,7 @@ use toolresult_wasm_io::reply::outcome;
 
 /// A ToolResult (JSON text) rendered as text; `options_json` is `""` for
 /// the defaults. `{"ok":true,"value":"…"}` or the issues.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = render_text)]
 pub fn render_result_text(result_json: &str, options_json: &str) -> String {
     outcome((|| {
         let opts: RenderOptions = options_from_json(options_json, "options")?;
@@ -20,7 +20,7 @@ pub fn render_result_text(result_json: &str, options_json: &str) -> String {
 }
 
 /// The language of a file by its name, or `""`.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = detect_language)]
 pub fn language_of(path: &str) -> String {
     detect_language(path).unwrap_or_default().into()
 }

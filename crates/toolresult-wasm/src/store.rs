@@ -10,7 +10,7 @@ fn some(s: &str) -> Option<&str> {
 }
 
 /// An in-memory ResultStore. Construction never throws: read `error()`.
-// In JS the class has the name of the Rust type it holds (docs/modules.md).
+// In JS the class has the name of the Rust type it holds (docs/internals/modules.md).
 #[wasm_bindgen(js_name = ResultStore)]
 pub struct ResultStoreHandle(Result<ResultStore, Issues>);
 

@@ -27,7 +27,7 @@ pub fn check_options(kind_code: u8, options_json: &str) -> String {
 }
 
 /// A compiled envelope validator (kind 0 = AgentResult, 1 = ToolResult).
-// In JS the class has the name of the Rust type it holds (docs/modules.md).
+// In JS the class has the name of the Rust type it holds (docs/internals/modules.md).
 #[wasm_bindgen(js_name = Validator)]
 pub struct EnvelopeValidator(Validator);
 

@@ -6,7 +6,7 @@ use alloc::string::{String, ToString};
 use serde_json::{Map, Value};
 use time::{Duration, OffsetDateTime, UtcOffset};
 
-use crate::issue::{Issue, IssueCode, Issues, Num};
+use crate::issue::{quote_text, Issue, IssueCode, Issues, Num};
 use crate::validate::check::{json_type, parse_timestamp};
 use crate::validate::options::ValidationOptions;
 use crate::validate::{convert, EnvelopeKind, Validator};
@@ -109,7 +109,7 @@ pub fn build_value(spec: Value, stamp: Stamp, failure: bool) -> Result<Value, Is
         return Err(spec_issue(
             key,
             IssueCode::UnknownField,
-            format!("unknown field `{key}` in build spec{hint}"),
+            format!("unknown field {} in build spec{hint}", quote_text(key, '`')),
         ));
     }
 
@@ -239,7 +239,8 @@ fn failure_status(v: Option<&Value>) -> Result<ToolStatus, Issues> {
             "status",
             IssueCode::InvalidEnum,
             format!(
-                "`{name}` is not a failure status; one of: {}",
+                "{} is not a failure status; one of: {}",
+                quote_text(name, '`'),
                 failures.join(", ")
             ),
         )),
@@ -259,7 +260,10 @@ fn timing(spec: &Map<String, Value>, now_unix_ms: f64) -> Result<(String, String
                 None => Err(spec_issue(
                     key,
                     IssueCode::InvalidTimestamp,
-                    format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z"),
+                    format!(
+                        "{} is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z",
+                        quote_text(s, '`')
+                    ),
                 )),
             },
             Some(other) => Err(spec_issue(

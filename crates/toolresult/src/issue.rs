@@ -6,6 +6,8 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
+use crate::limits::MESSAGE_QUOTE_CHARS;
+
 /// One problem found in an input. `path` is a JSON Pointer (RFC 6901) into the
 /// input: `""` is the root, `/metrics/duration_ms` a nested field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,9 +35,9 @@ impl Issue {
 impl fmt::Display for Issue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {
-            "(root)"
+            String::from("(root)")
         } else {
-            &self.path
+            brief_text(&self.path)
         };
         write!(f, "{path}: {} [{}]", self.message, self.code.as_str())
     }
@@ -285,6 +287,161 @@ pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
             '/' => pointer.push_str("~1"),
             c => pointer.push(c),
         }
+    }
+}
+
+/// `value` for a message: its compact JSON text when that is at most
+/// [`MESSAGE_QUOTE_CHARS`] characters, else the first ones, `…` and the
+/// length: `"aaaa…" (3,000,000 chars)` for a string (its length in
+/// characters, as `maxLength` counts), `{"data":"iVBO… (3,000,042 chars of
+/// JSON)` for anything else. Every message that shows a value of the input
+/// (or of a schema) shows it through this or [`quote_text`] (docs/spec.md
+/// §15): an issue about a 3 MB value stays a few hundred bytes. The value's
+/// text is written out once but never held.
+///
+/// ```
+/// use toolresult::issue::quote_json;
+/// use serde_json::json;
+///
+/// assert_eq!(quote_json(&json!({"a": [1, "b"]})), r#"{"a":[1,"b"]}"#);
+/// let big = quote_json(&json!("a".repeat(3_000_000)));
+/// assert!(big.len() < 250 && big.ends_with(r#"…" (3,000,000 chars)"#), "{big}");
+/// ```
+pub fn quote_json(value: &serde_json::Value) -> String {
+    let mut head = Head::default();
+    // Writing to a `Head` never fails.
+    let _ = fmt::Write::write_fmt(&mut head, format_args!("{value}"));
+    if head.total <= MESSAGE_QUOTE_CHARS {
+        return head.kept;
+    }
+    head.kept.truncate(whole_escapes(&head.kept));
+    match value {
+        serde_json::Value::String(s) => {
+            format!("{}…\" ({} chars)", head.kept, Thousands(s.chars().count()))
+        }
+        _ => format!("{}… ({} chars of JSON)", head.kept, Thousands(head.total)),
+    }
+}
+
+/// `text` between two `mark`s for a message (`` `name` ``, `'key'`): whole
+/// when it is at most [`MESSAGE_QUOTE_CHARS`] characters, else the first
+/// ones, `…` and its length: `` `aaaa…` (3,000,000 chars) ``. See
+/// [`quote_json`].
+///
+/// ```
+/// use toolresult::issue::quote_text;
+///
+/// assert_eq!(quote_text("FILE_NOT_FOUND", '`'), "`FILE_NOT_FOUND`");
+/// let big = quote_text(&"k".repeat(300), '\'');
+/// assert!(big.starts_with("'kkk") && big.ends_with("…' (300 chars)"), "{big}");
+/// ```
+pub fn quote_text(text: &str, mark: char) -> String {
+    let mut head = Head::default();
+    // Writing to a `Head` never fails.
+    let _ = fmt::Write::write_str(&mut head, text);
+    if head.total <= MESSAGE_QUOTE_CHARS {
+        format!("{mark}{text}{mark}")
+    } else {
+        format!(
+            "{mark}{}…{mark} ({} chars)",
+            head.kept,
+            Thousands(head.total)
+        )
+    }
+}
+
+/// Text that is not a value of its own but may hold one, for a message: a
+/// parser's error (serde's `invalid type: string "…"` quotes the input), a
+/// JSON Pointer (its tokens are the input's keys). Whole when it is at most
+/// [`MESSAGE_QUOTE_CHARS`] characters, else its first and last halves of
+/// that around how much was left out, so both ends stay: what was found and
+/// what was expected (and where); the start and the last tokens of a path.
+///
+/// ```
+/// use toolresult::issue::brief_text;
+///
+/// assert_eq!(brief_text("/a/b"), "/a/b");
+/// let path = format!("/{}/x", "k".repeat(3_000_000));
+/// let brief = brief_text(&path);
+/// assert!(brief.ends_with("kkk/x") && brief.contains("… (2,999,803 chars left out) …"), "{brief}");
+/// ```
+pub fn brief_text(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= MESSAGE_QUOTE_CHARS {
+        return String::from(text);
+    }
+    let half = MESSAGE_QUOTE_CHARS / 2;
+    let at = |n: usize| text.char_indices().nth(n).map_or(text.len(), |(i, _)| i);
+    format!(
+        "{}… ({} chars left out) …{}",
+        &text[..at(half)],
+        Thousands(total - 2 * half),
+        &text[at(total - half)..]
+    )
+}
+
+/// How much of a cut JSON text to keep so that it does not end inside an
+/// escape (`\n`, `\u00e9`).
+fn whole_escapes(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' {
+            let len = if bytes.get(i + 1) == Some(&b'u') {
+                6
+            } else {
+                2
+            };
+            if i + len > bytes.len() {
+                return i;
+            }
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    bytes.len()
+}
+
+/// The first [`MESSAGE_QUOTE_CHARS`] characters written to it, and how many
+/// were written in all.
+#[derive(Default)]
+struct Head {
+    kept: String,
+    kept_chars: usize,
+    total: usize,
+}
+
+impl fmt::Write for Head {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.kept_chars < MESSAGE_QUOTE_CHARS {
+            for c in s.chars() {
+                if self.kept_chars == MESSAGE_QUOTE_CHARS {
+                    break;
+                }
+                self.kept.push(c);
+                self.kept_chars += 1;
+            }
+        }
+        self.total += s.chars().count();
+        Ok(())
+    }
+}
+
+/// A count with thousands separators: `3,000,000`.
+pub(crate) struct Thousands(pub usize);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = itoa::Buffer::new();
+        let digits = buf.format(self.0).as_bytes();
+        for (i, d) in digits.iter().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                f.write_str(",")?;
+            }
+            fmt::Write::write_char(f, char::from(*d))?;
+        }
+        Ok(())
     }
 }
 

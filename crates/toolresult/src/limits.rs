@@ -31,3 +31,9 @@ pub const MIN_JSON_LIMIT: usize = 64;
 /// Characters kept in a preview (docs/spec.md §12: raised from 200 to 500 so models
 /// stop re-running tools to see what they got).
 pub const DEFAULT_PREVIEW_CHARS: usize = 500;
+
+/// Characters of a value a message quotes (docs/spec.md, "Issues"): a value
+/// whose text is longer is quoted by its first this many characters, `…` and
+/// its length (`"aaaa…" (3,000,000 chars)`), so an issue about a 3 MB string
+/// is a few hundred bytes, not 3 MB (issue #44).
+pub const MESSAGE_QUOTE_CHARS: usize = 200;

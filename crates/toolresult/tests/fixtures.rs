@@ -99,7 +99,7 @@ fn valid_fixtures_convert_to_typed_values_and_back() {
     }
 }
 
-/// `ToolMetadata`'s `Deserialize` is written by hand (docs/modules.md §1): every
+/// `ToolMetadata`'s `Deserialize` is written by hand (docs/internals/modules.md §1): every
 /// valid fixture with `tool_metadata` reads into the typed form and writes back
 /// the same JSON, so nothing is lost or changed on the way.
 #[test]

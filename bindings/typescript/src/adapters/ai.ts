@@ -10,12 +10,13 @@ import { createFailure, createSuccess, schemas, validateToolResult } from '../ap
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../bound.js';
 import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets } from '../budget.js';
 import { toVercelToolPart } from '../convert.js';
-import { ToolResultError } from '../errors.js';
-import type { Issue, ScreenOptions, ToolResult, ToolResultReference } from '../generated/types.js';
+import { ToolResultError, quoteJson, quoteText, briefText } from '../errors.js';
+import type { Issue, ScreenOptions, StoredMeta, ToolResult, ToolResultReference } from '../generated/types.js';
 import { toReference } from '../reference.js';
 import { ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
 import { applyScreen, screen } from '../screen.js';
+import { checkDialogId, type DialogIdOption, resolveDialogId } from './run.js';
 import { type RunningToolSpan, startToolSpan, type ToolSpanOptions } from './span.js';
 
 // ---------------------------------------------------------------------------
@@ -44,6 +45,10 @@ export interface AiToolExecutionOptions {
   toolCallId: string;
   abortSignal?: AbortSignal;
   messages?: unknown;
+  /** AI SDK 7: this tool's entry of the `toolsContext` given to `generateText` / `streamText`. */
+  context?: unknown;
+  /** AI SDK 6: the `experimental_context` given to `generateText` / `streamText`. */
+  experimental_context?: unknown;
 }
 
 /** A tool of an AI SDK tool set (`tool()`, `dynamicTool()`), as far as this module reads it. */
@@ -93,6 +98,8 @@ export type ToolWithResults<T extends AiTool> = [T] extends [{ execute?: undefin
 /** Where results are kept (`ResultStore`, `FileResultStore`, `PostgresResultStore`, or any `put`). */
 export interface AiResultStore {
   put(result: ToolResult, options: { dialog_id: string }): unknown;
+  /** The stored result's metadata (its `dialog_id`): read by `toModelOutput` for a result made before this process, when `dialogId` is a function. */
+  meta?(executionId: string): StoredMeta | undefined | Promise<StoredMeta | undefined>;
 }
 
 /** What the model may receive of one result: one `ContextBudget` for every tool, or `ContextBudgets` by tool name (`budgetFor`). */
@@ -114,8 +121,13 @@ export interface WithToolResultsOptions extends ToolSpanOptions {
   screen?: boolean | ScreenOptions;
   /** Keep every final result here, whole; a result over the budget reaches the model as a reference with a preview. */
   store?: AiResultStore;
-  /** The dialog the results belong to (required with `store`). */
-  dialogId?: string;
+  /**
+   * The dialog the results belong to (required with `store`): a string, or a
+   * function of the call's `execute` options (`{ toolCallId, messages,
+   * abortSignal, context }`; AI SDK 6: `experimental_context`) returning one,
+   * so tools wrapped once serve many conversations.
+   */
+  dialogId?: DialogIdOption<AiToolExecutionOptions>;
   /** Length of a reference's preview in characters (default 500). */
   previewChars?: number;
   /** Called with every ToolResult made, preliminary ones included. */
@@ -197,15 +209,11 @@ function checkOptions(options: WithToolResultsOptions): void {
   if (budget !== undefined) checkBudgets(budget);
   checkCount(options.previewChars, '/previewChars', 1);
   if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight)) {
-    throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
+    throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteJson(options.spotlight)}`);
   }
-  if (store !== undefined) {
-    if (store === null || typeof store !== 'object' || typeof store.put !== 'function')
-      throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
-    if (typeof dialogId !== 'string' || dialogId === '') throw optionsError('/dialogId', 'a store needs dialogId: the dialog the results are kept under');
-  } else if (dialogId !== undefined && (typeof dialogId !== 'string' || dialogId === '')) {
-    throw optionsError('/dialogId', 'dialogId must be a non-empty string');
-  }
+  if (store !== undefined && (store === null || typeof store !== 'object' || typeof store.put !== 'function'))
+    throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
+  checkDialogId(dialogId, store !== undefined);
   if (screenOption !== undefined && typeof screenOption !== 'boolean' && (screenOption === null || typeof screenOption !== 'object')) {
     throw optionsError('/screen', 'screen must be true, false or the screen options');
   }
@@ -270,7 +278,7 @@ function buildResult(call: Call, started: number, outcome: { output: unknown } |
 }
 
 function invalidOutput(spec: ReturnType<typeof callSpec>, times: { started_at: number; completed_at: number }, issues: Issue[]): ToolResult {
-  const lines = issues.slice(0, 10).map((i) => `${i.path.replace(/^\/output/, '') || '(root)'}: ${i.message}`);
+  const lines = issues.slice(0, 10).map((i) => `${briefText(i.path.replace(/^\/output/, '')) || '(root)'}: ${i.message}`);
   return createFailure({
     input: { ...spec.input, parameters: {} },
     ...times,
@@ -300,7 +308,7 @@ export const toolResultStandardSchema: ToolResultStandardSchema = {
 function toolResultJsonSchema(options: { target: string }): Record<string, unknown> {
   // The schema is written for 2020-12; another dialect would need a translation the spec says to refuse.
   if (options?.target !== 'draft-2020-12') {
-    throw new ToolResultError('invalid_options', `the ToolResult schema is JSON Schema draft-2020-12; target ${String(options?.target)} is not offered`);
+    throw new ToolResultError('invalid_options', `the ToolResult schema is JSON Schema draft-2020-12; target ${quoteText(options?.target)} is not offered`);
   }
   return schemas.toolResult as unknown as Record<string, unknown>;
 }
@@ -319,6 +327,27 @@ interface Wrapping {
   options: WithToolResultsOptions;
   registry?: ToolRegistry;
   asSchema?: AsSchema;
+  /** With a `dialogId` function: the dialog of each recent result, by execution id, for `toModelOutput`. */
+  dialogs: Map<string, string>;
+}
+
+/** How many results' dialogs a wrapping remembers for `toModelOutput` (older ones are asked of the store). */
+const REMEMBERED_DIALOGS = 1024;
+
+/** The dialog a result was kept under, for its reference: the string, or (a function) as remembered or as the store says. */
+async function dialogOf(wrapping: Wrapping, result: ToolResult): Promise<string | undefined> {
+  const { dialogId, store } = wrapping.options;
+  if (typeof dialogId !== 'function') return dialogId;
+  const id = result.metadata.execution_id;
+  const remembered = wrapping.dialogs.get(id);
+  if (remembered !== undefined || typeof store?.meta !== 'function') return remembered;
+  return (await store.meta(id))?.dialog_id ?? undefined;
+}
+
+function remember(wrapping: Wrapping, result: ToolResult, dialogId: string | undefined): void {
+  if (dialogId === undefined || typeof wrapping.options.dialogId !== 'function') return;
+  wrapping.dialogs.set(result.metadata.execution_id, dialogId);
+  if (wrapping.dialogs.size > REMEMBERED_DIALOGS) wrapping.dialogs.delete(wrapping.dialogs.keys().next().value as string);
 }
 
 /** Compiles a tool's outputSchema once (the SDK's JSON Schema of it, in the schema engine). */
@@ -360,7 +389,7 @@ function outputCheck(wrapping: Wrapping, name: string, schema: unknown): () => P
 export function withToolResults<T extends Record<string, AiTool>>(tools: T, options: WithToolResultsOptions = {}): { [K in keyof T]: ToolWithResults<T[K]> } {
   if (!isObject(tools)) throw optionsError('', 'withToolResults(tools, options): tools must be an object of AI SDK tools');
   checkOptions(options);
-  const wrapping: Wrapping = { options, asSchema: options.asSchema as AsSchema | undefined };
+  const wrapping: Wrapping = { options, asSchema: options.asSchema as AsSchema | undefined, dialogs: new Map() };
   const out: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     if (!isObject(tool)) throw optionsError(`/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`, `tool ${name} is not an AI SDK tool`);
@@ -391,6 +420,7 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
     started: number,
     outcome: { output: unknown } | { error: unknown; aborted: boolean },
     span: RunningToolSpan,
+    dialogId: string | undefined,
   ): Promise<ToolResult> => {
     let result: ToolResult;
     try {
@@ -406,7 +436,8 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
     }
     // The span ends when the result is made; storing it is not the tool's run.
     span.end(result);
-    if (options.store) await options.store.put(result, { dialog_id: options.dialogId as string });
+    remember(wrapping, result, dialogId);
+    if (options.store) await options.store.put(result, { dialog_id: dialogId as string });
     await report(result, call, false);
     return result;
   };
@@ -417,6 +448,7 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
     source: AsyncIterable<unknown>,
     signal: AbortSignal | undefined,
     span: RunningToolSpan,
+    dialogId: string | undefined,
   ): AsyncGenerator<ToolResult> {
     let last: unknown;
     try {
@@ -427,10 +459,10 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
         yield partial;
       }
     } catch (error) {
-      yield await finish(call, started, { error, aborted: signal?.aborted === true }, span);
+      yield await finish(call, started, { error, aborted: signal?.aborted === true }, span, dialogId);
       return;
     }
-    yield await finish(call, started, { output: last }, span);
+    yield await finish(call, started, { output: last }, span, dialogId);
   }
 
   const wrapped = {
@@ -440,6 +472,13 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
       const started = Date.now();
       const call: Call = { toolName: name, toolCallId: String(execOptions?.toolCallId ?? ''), input };
       const signal = execOptions?.abortSignal;
+      let dialogId: string | undefined;
+      try {
+        // Before the tool runs: a call whose result cannot be kept does not run.
+        dialogId = resolveDialogId(options.dialogId, execOptions, options.store !== undefined);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const span = startToolSpan(
         { toolName: name, toolCallId: call.toolCallId, arguments: input, description: typeof tool.description === 'string' ? tool.description : undefined },
         options,
@@ -448,12 +487,12 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
       try {
         returned = execute.call(tool, input, execOptions);
       } catch (error) {
-        return finish(call, started, { error, aborted: signal?.aborted === true }, span);
+        return finish(call, started, { error, aborted: signal?.aborted === true }, span, dialogId);
       }
-      if (isAsyncIterable(returned)) return stream(call, started, returned, signal, span);
+      if (isAsyncIterable(returned)) return stream(call, started, returned, signal, span, dialogId);
       return Promise.resolve(returned).then(
-        (output) => finish(call, started, { output }, span),
-        (error: unknown) => finish(call, started, { error, aborted: signal?.aborted === true }, span),
+        (output) => finish(call, started, { output }, span, dialogId),
+        (error: unknown) => finish(call, started, { error, aborted: signal?.aborted === true }, span, dialogId),
       );
     },
     async toModelOutput(o: { toolCallId: string; input: unknown; output: unknown }): Promise<AiToolModelOutput> {
@@ -466,7 +505,7 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
       if (ownModelOutput && result.status === 'success' && !overBudget(result, options.budget)) {
         return (await ownModelOutput.call(tool, { ...o, output: result.output })) as AiToolModelOutput;
       }
-      return toModelOutput(result, options);
+      return toModelOutput(result, { ...options, dialogId: await dialogOf(wrapping, result) });
     },
   };
   return wrapped;
@@ -511,6 +550,9 @@ function overBudget(result: ToolResult, budget: ModelBudget | undefined): boolea
   return boundResult(result, budget).truncated;
 }
 
+/** The options of {@link toModelOutput}: the wrapper's, with the dialog the result was kept under. */
+export type ModelOutputOptions = Pick<WithToolResultsOptions, 'budget' | 'store' | 'previewChars' | 'spotlight'> & { dialogId?: string };
+
 /**
  * What the model receives for a ToolResult (the wrapped tools'
  * `toModelOutput`): a success's output within `budget` (`text` for a
@@ -520,10 +562,7 @@ function overBudget(result: ToolResult, budget: ModelBudget | undefined): boolea
  * `error-json` with the issues of an output that failed its schema; a denied
  * call `execution-denied`.
  */
-export function toModelOutput(
-  result: ToolResult,
-  options: Pick<WithToolResultsOptions, 'budget' | 'store' | 'dialogId' | 'previewChars' | 'spotlight'> = {},
-): AiToolModelOutput {
+export function toModelOutput(result: ToolResult, options: ModelOutputOptions = {}): AiToolModelOutput {
   const r = asToolResult(result);
   if (!r) {
     const checked = validateToolResult(result);
@@ -532,7 +571,7 @@ export function toModelOutput(
   if (r.status !== 'success') return failureOutput(r);
   const mode = options.spotlight;
   const bounded = boundResult(r, mode ? spotlightBudget(options.budget, mode, r.input.tool_name) : options.budget);
-  if (bounded.truncated && options.store && options.dialogId) {
+  if (bounded.truncated && options.store && typeof options.dialogId === 'string' && options.dialogId !== '') {
     const reference: ToolResultReference = toReference(r, { dialog_id: options.dialogId, previewChars: options.previewChars });
     return spotlightOutput({ type: 'json', value: reference as unknown as AiJsonValue }, mode);
   }
@@ -710,7 +749,7 @@ export function toUIToolPart(result: ToolResult, options: ToUIToolPartOptions = 
   const r = checked.value;
   const meta = r.meta ?? {};
   const state = options.state ?? defaultState(r);
-  if (!UI_TOOL_STATES.includes(state)) throw optionsError('/state', `state must be one of ${UI_TOOL_STATES.join(', ')}, got ${String(state)}`);
+  if (!UI_TOOL_STATES.includes(state)) throw optionsError('/state', `state must be one of ${UI_TOOL_STATES.join(', ')}, got ${quoteText(state)}`);
   if (options.output !== undefined && options.output !== 'result' && options.output !== 'output')
     throw optionsError('/output', "output must be 'result' or 'output'");
   const name = r.input.tool_name;

@@ -10,16 +10,18 @@
 // how); LangChain's shapes are written out structurally.
 import { ToolResultError } from '../errors.js';
 import type { ToolResult } from '../generated/types.js';
-import { type AiToolModelOutput, toModelOutput } from './ai.js';
+import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './ai.js';
 import {
   buildToolResult,
   checkRunOptions,
+  type DialogIdOption,
   finishRun,
   isObject,
   modelParts,
   OutputChecks,
   optionsError,
   type RunOutcome,
+  resolveDialogId,
   startRun,
   type ToolRunOptions,
 } from './run.js';
@@ -60,6 +62,16 @@ export interface LangChainToolMessageClass {
   isInstance?(message: unknown): boolean;
 }
 
+/** The agent's runtime as `wrapToolCall` is given it (`{ context, store, configurable, writer, interrupt, signal }`; the fields read here). */
+export interface LangChainRuntime {
+  /** The run's `configurable` (`agent.invoke(input, { configurable: { thread_id } })`). */
+  configurable?: { thread_id?: unknown; [key: string]: unknown };
+  /** The run's `context` (`agent.invoke(input, { context })`). */
+  context?: unknown;
+  signal?: AbortSignal;
+  [key: string]: unknown;
+}
+
 /** A tool call request of `wrapToolCall` (the fields read here). */
 export interface LangChainToolCallRequest {
   toolCall: LangChainToolCall;
@@ -76,6 +88,13 @@ export interface LangChainMiddlewareConfig {
 
 /** The options of {@link toolResultMiddleware}. */
 export interface ToolResultMiddlewareOptions extends ToolRunOptions {
+  /**
+   * The dialog the results are kept under: a string, or a function of the
+   * agent's runtime (`{ configurable, context, ... }`) returning one. Default:
+   * the run's `configurable.thread_id`, when it has one (a store without
+   * either fails the call).
+   */
+  dialogId?: DialogIdOption<LangChainRuntime>;
   /** The middleware's name (default `"toolresult"`). */
   name?: string;
   /** Output schemas by tool name (JSON Schema, a `compileSchema` result, or a Standard JSON Schema such as zod 4); a tool's own `outputSchema` is used when it has one. */
@@ -105,6 +124,12 @@ function loadPeer(): { createMiddleware?: unknown; ToolMessage?: unknown } {
 
 // ---------------------------------------------------------------------------
 // The middleware.
+
+/** The run's `configurable.thread_id`, when it is a non-empty string. */
+function threadId(runtime: LangChainRuntime): string | undefined {
+  const id = isObject(runtime.configurable) ? runtime.configurable.thread_id : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
 
 /** Errors LangGraph throws to interrupt or redirect the graph: they are not the tool's failure and go on up. */
 function isGraphSignal(e: unknown): boolean {
@@ -156,7 +181,7 @@ function messageOutcome(message: LangChainToolMessageLike): RunOutcome {
 /** What the model receives (`toModelOutput` of the AI SDK adapter) as a ToolMessage's content and status. */
 export function toToolMessageContent(
   result: ToolResult,
-  options: ToolRunOptions = {},
+  options: ModelOutputOptions = {},
 ): { content: string | Record<string, unknown>[]; status: 'success' | 'error' } {
   const out: AiToolModelOutput = toModelOutput(result, options);
   switch (out.type) {
@@ -201,7 +226,7 @@ export function toToolMessageContent(
  * JSON data. A `Command` a tool returns passes through untouched.
  */
 export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}): unknown {
-  checkRunOptions(options, 'toolResultMiddleware(options)');
+  checkRunOptions(options, 'toolResultMiddleware(options)', true);
   if (options.outputSchemas !== undefined && !isObject(options.outputSchemas))
     throw optionsError('/outputSchemas', 'outputSchemas must be an object of output schemas by tool name');
   let createMiddleware = options.createMiddleware as ((config: LangChainMiddlewareConfig) => unknown) | undefined;
@@ -225,10 +250,16 @@ export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}):
     const tool = isObject(request?.tool) ? (request.tool as { name?: unknown; description?: unknown; outputSchema?: unknown }) : undefined;
     const toolName = String(toolCall.name ?? tool?.name ?? 'unknown');
     const toolCallId = typeof toolCall.id === 'string' ? toolCall.id : '';
-    const run = startRun({ toolName, toolCallId, input: toolCall.args }, options, {
-      description: typeof tool?.description === 'string' ? tool.description : undefined,
-    });
-    const signal = isObject(request?.runtime) ? ((request.runtime as { signal?: AbortSignal }).signal ?? undefined) : undefined;
+    const runtime: LangChainRuntime = isObject(request?.runtime) ? (request.runtime as LangChainRuntime) : {};
+    // Before the tool runs: a call whose result cannot be kept does not run.
+    const dialogId = resolveDialogId(options.dialogId, runtime, options.store !== undefined, () => threadId(runtime));
+    const run = startRun(
+      { toolName, toolCallId, input: toolCall.args },
+      options,
+      { description: typeof tool?.description === 'string' ? tool.description : undefined },
+      dialogId,
+    );
+    const signal = runtime.signal ?? undefined;
     let outcome: RunOutcome;
     try {
       const returned = await handler(request);
@@ -244,7 +275,7 @@ export function toolResultMiddleware(options: ToolResultMiddlewareOptions = {}):
     }
     const schema = options.outputSchemas?.[toolName] ?? tool?.outputSchema;
     const result = await finishRun(run, outcome, options, (r) => checks.check(r, toolName, schema));
-    const shown = toToolMessageContent(result, options);
+    const shown = toToolMessageContent(result, { ...options, dialogId });
     return new Message({ content: shown.content, tool_call_id: toolCallId, name: toolName, status: shown.status, artifact: result });
   };
 

@@ -9,7 +9,7 @@
 // - `wrapMcpToolHandler(handler, options)`: a server tool handler that times
 //   the call, builds the ToolResult, validates `structuredContent`, screens,
 //   stores the full result and bounds what goes to the client.
-// - `registerResultResources(server, store, { ResourceTemplate })`: serves the
+// - `registerResultResources(server, store)`: serves the
 //   `toolresult://dialogs/{dialog}/tool-results/{tool_call_id}` links the
 //   wrapper adds when it cut an output, with the full stored result, or with
 //   a query (`?offset=&limit=`, `?pattern=`, `?path=`, ...) one piece of it,
@@ -20,7 +20,7 @@ import { createFailure } from '../api.js';
 import { sha256Hex } from '../bound.js';
 import { boundForModel, type ContextBudget, type ModelBound } from '../budget.js';
 import { fromMcpCallToolResult } from '../convert.js';
-import { ToolResultError } from '../errors.js';
+import { ToolResultError, briefText, quoteJson, quoteText } from '../errors.js';
 import type { SchemaOptions, ScreenOptions, StoredMeta, ToolResult } from '../generated/types.js';
 import { type CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
@@ -73,7 +73,7 @@ function invalidOptions(path: string, message: string): ToolResultError {
 
 /** Every issue as `pointer: message`, the root as `(root)`, joined by `; `. */
 function describeIssues(issues: readonly { path: string; message: string }[]): string {
-  return issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`).join('; ');
+  return issues.map((i) => `${i.path === '' ? '(root)' : briefText(i.path)}: ${i.message}`).join('; ');
 }
 
 /** The issues of checking `value`, a value that is not JSON data being one more issue. */
@@ -137,9 +137,9 @@ export class McpSchemaValidator {
     if (options === null || typeof options !== 'object' || Array.isArray(options)) throw invalidOptions('', 'McpSchemaValidator options must be an object');
     const { cacheSize = 256, onInvalidSchema = 'throw', ...schemaOptions } = options;
     if (!Number.isSafeInteger(cacheSize) || cacheSize < 1)
-      throw invalidOptions('/cacheSize', `cacheSize must be a whole number >= 1, got ${String(cacheSize)}`);
+      throw invalidOptions('/cacheSize', `cacheSize must be a whole number >= 1, got ${quoteText(cacheSize)}`);
     if (onInvalidSchema !== 'throw' && onInvalidSchema !== 'reject') {
-      throw invalidOptions('/onInvalidSchema', `onInvalidSchema must be "throw" or "reject", got ${JSON.stringify(onInvalidSchema)}`);
+      throw invalidOptions('/onInvalidSchema', `onInvalidSchema must be "throw" or "reject", got ${quoteJson(onInvalidSchema)}`);
     }
     this.#options = schemaOptions;
     this.#cacheSize = cacheSize;
@@ -404,7 +404,7 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
   if (typeof toolName !== 'string' || toolName === '') throw invalidOptions('/toolName', 'toolName must be a non-empty string');
   if (options.budget !== undefined) boundForClient({}, options.budget, () => false); // checks the budget now
   if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight)) {
-    throw invalidOptions('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
+    throw invalidOptions('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteJson(options.spotlight)}`);
   }
   if (options.tracer !== undefined && (options.tracer === null || typeof options.tracer.startSpan !== 'function'))
     throw invalidOptions('/tracer', 'tracer must be an OpenTelemetry Tracer (startSpan)');
@@ -564,8 +564,11 @@ export interface McpResourceServer {
 
 /** Options of {@link registerResultResources}. */
 export interface RegisterResultResourcesOptions {
-  /** The SDK's `ResourceTemplate` class (v1: `@modelcontextprotocol/sdk/server/mcp.js`; v2: `@modelcontextprotocol/server`). */
-  ResourceTemplate: new (
+  /**
+   * The SDK's `ResourceTemplate` class (v1: `@modelcontextprotocol/sdk/server/mcp.js`; v2: `@modelcontextprotocol/server`),
+   * used when given. Default: a template object of this adapter's own, with what both majors read of one.
+   */
+  ResourceTemplate?: new (
     uriTemplate: string,
     callbacks: { list: undefined },
   ) => unknown;
@@ -593,6 +596,32 @@ class ResourceError extends Error {
     this.name = 'ResourceError';
     this.data = { uri, ...more };
   }
+}
+
+/** A result link, with or without its query: the dialog and the call's id, percent-encoded. */
+const RESULT_LINK = /^toolresult:\/\/dialogs\/([^/?#]+)\/tool-results\/([^/?#]+)(?:\?[^#]*)?(?:#.*)?$/;
+
+/**
+ * A resource template for `registerResource`, as both SDK majors read one
+ * (neither checks the class): `uriTemplate` (`toString()`, `match(uri)`,
+ * `variableNames`), `listCallback` (none: the links are not listed) and
+ * `completeCallback(variable)` (none). It matches every result link, query
+ * or not; the variables stay percent-encoded, as the SDKs' own give them.
+ */
+function linkTemplate(template: string): unknown {
+  const variableNames = ['dialog', 'tool_call_id', ...(template === RESULT_URI_TEMPLATE ? [] : RESULT_PAGE_PARAMS)];
+  return {
+    uriTemplate: {
+      toString: () => template,
+      match(uri: string): Record<string, string> | null {
+        const m = RESULT_LINK.exec(String(uri));
+        return m ? { dialog: m[1] as string, tool_call_id: m[2] as string } : null;
+      },
+      variableNames,
+    },
+    listCallback: undefined,
+    completeCallback: (_variable: string) => undefined,
+  };
 }
 
 function variable(variables: Record<string, string | string[]>, name: string): string | undefined {
@@ -630,14 +659,14 @@ function pageQuery(uri: URL): PageQuery {
       key = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq));
       value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1));
     } catch {
-      return { ok: false, error: `the query has malformed percent-encoding: ${JSON.stringify(pair)}` };
+      return { ok: false, error: `the query has malformed percent-encoding: ${quoteJson(pair)}` };
     }
     if (!(RESULT_PAGE_PARAMS as readonly string[]).includes(key)) {
-      return { ok: false, error: `unknown query parameter "${key}"; a result link takes ${RESULT_PAGE_PARAMS.join(', ')}` };
+      return { ok: false, error: `unknown query parameter ${quoteJson(key)}; a result link takes ${RESULT_PAGE_PARAMS.join(', ')}` };
     }
-    if (Object.hasOwn(request, key)) return { ok: false, error: `the query gives "${key}" twice` };
+    if (Object.hasOwn(request, key)) return { ok: false, error: `the query gives ${quoteJson(key)} twice` };
     if (key === 'ignore_case') {
-      if (!['true', 'false', '1', '0'].includes(value)) return { ok: false, error: `ignore_case must be true or false, got ${JSON.stringify(value)}` };
+      if (!['true', 'false', '1', '0'].includes(value)) return { ok: false, error: `ignore_case must be true or false, got ${quoteJson(value)}` };
       request[key] = value === 'true' || value === '1';
     } else if (key === 'pattern' || key === 'path') {
       request[key] = value;
@@ -658,9 +687,9 @@ function resourceNote(page: ToolResultPage, next: string | undefined): string {
 /**
  * Serves `resources/read` for the links {@link wrapMcpToolHandler} adds
  * (`toolresult://dialogs/{dialog}/tool-results/{tool_call_id}`), on an
- * `McpServer` of SDK v1 or v2 (`registerResource` with the SDK's own
- * `ResourceTemplate`, passed in `options` so this package never imports the
- * SDK):
+ * `McpServer` of SDK v1 or v2 (`registerResource` with a template object of
+ * this adapter's own, or with the SDK's `ResourceTemplate` class when
+ * `options` gives it; this package never imports the SDK):
  *
  * - a link as it is: the full stored ToolResult as `application/json` text,
  *   `_meta["toolresult/sha256"]` the sha256 of that text;
@@ -685,19 +714,23 @@ function resourceNote(page: ToolResultPage, next: string | undefined): string {
  * its query ({@link RESULT_PAGE_URI_TEMPLATE}). Returns the first
  * registration.
  */
-export function registerResultResources(server: McpResourceServer, store: McpResultStore, options: RegisterResultResourcesOptions): unknown {
+export function registerResultResources(server: McpResourceServer, store: McpResultStore, options: RegisterResultResourcesOptions = {}): unknown {
   if (!server || typeof (server as { registerResource?: unknown }).registerResource !== 'function') {
     throw invalidOptions('', 'registerResultResources takes an McpServer (v1 or v2): it has no registerResource method');
   }
   if (!store || typeof store.get !== 'function' || typeof store.getByToolCallId !== 'function') {
     throw invalidOptions('', 'registerResultResources takes a result store (get, getByToolCallId)');
   }
-  if (!isObject(options) || typeof options.ResourceTemplate !== 'function') {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw invalidOptions('', 'registerResultResources(server, store, options): options must be an object');
+  if (options.ResourceTemplate !== undefined && typeof options.ResourceTemplate !== 'function') {
     throw invalidOptions(
       '/ResourceTemplate',
-      "pass the SDK's ResourceTemplate class: registerResultResources(server, store, { ResourceTemplate }) (v1: '@modelcontextprotocol/sdk/server/mcp.js', v2: '@modelcontextprotocol/server')",
+      "ResourceTemplate must be the SDK's ResourceTemplate class (v1: '@modelcontextprotocol/sdk/server/mcp.js', v2: '@modelcontextprotocol/server'), or left out",
     );
   }
+  const Template = options.ResourceTemplate;
+  const template = (uriTemplate: string) => (Template ? new Template(uriTemplate, { list: undefined }) : linkTemplate(uriTemplate));
   const pageBudget = options.pageBudget ?? DEFAULT_PAGE_BUDGET;
   try {
     // Checks the budget once, here (readToolResult measures it first).
@@ -772,14 +805,14 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
   };
   const name = options.name ?? 'toolresult-results';
   const register = server.registerResource as (...a: unknown[]) => unknown;
-  const registered = register.call(server, name, new options.ResourceTemplate(RESULT_URI_TEMPLATE, { list: undefined }), metadata, read);
+  const registered = register.call(server, name, template(RESULT_URI_TEMPLATE), metadata, read);
   // Listed so clients find the query. The SDKs try templates in the order
   // registered and the first one matches every link, query or not; this one
   // is there to be listed (its match would need every parameter, in order).
   register.call(
     server,
     `${name}-pages`,
-    new options.ResourceTemplate(RESULT_PAGE_URI_TEMPLATE, { list: undefined }),
+    template(RESULT_PAGE_URI_TEMPLATE),
     {
       title: 'Pieces of tool results',
       description:

@@ -6,8 +6,20 @@
 // tool are plain objects, written out structurally below.
 import type { ScreenOptions, ScreenReport, ToolResult } from '../generated/types.js';
 import { screen } from '../screen.js';
-import { toModelOutput } from './ai.js';
-import { checkRunOptions, finishRun, isObject, modelParts, OutputChecks, optionsError, type RunOutcome, startRun, type ToolRunOptions } from './run.js';
+import { type ModelOutputOptions, toModelOutput } from './ai.js';
+import {
+  checkRunOptions,
+  type DialogIdOption,
+  finishRun,
+  isObject,
+  modelParts,
+  OutputChecks,
+  optionsError,
+  type RunOutcome,
+  resolveDialogId,
+  startRun,
+  type ToolRunOptions,
+} from './run.js';
 
 // ---------------------------------------------------------------------------
 // The SDK's shapes, as far as this module reads or writes them.
@@ -41,6 +53,12 @@ export interface AgentFunctionTool {
   outputSchema?: unknown;
   // A method: the SDK's own parameter types must be assignable here.
   invoke(runContext: never, input: string, details?: never): Promise<unknown>;
+}
+
+/** The run context a tool is invoked with (the SDK's `RunContext`: `context`, the app's, given to `run(agent, input, { context })`; `usage`; ...). */
+export interface AgentRunContext {
+  context?: unknown;
+  [key: string]: unknown;
 }
 
 /** A part of a structured tool output the SDK sends as `input_text` / `input_image` / `input_file`. */
@@ -117,12 +135,14 @@ export function toolResultGuardrail(options: ToolResultGuardrailOptions = {}): A
 
 /** The options of {@link wrapAgentTool}. */
 export interface WrapAgentToolOptions extends ToolRunOptions {
+  /** The dialog the results are kept under (required with `store`): a string, or a function of the call's run context (`runContext.context` is the app's) returning one. */
+  dialogId?: DialogIdOption<AgentRunContext>;
   /** The output schema the tool's output must satisfy (JSON Schema, `compileSchema` result, Standard JSON Schema). Default: the tool's own `outputSchema`. */
   outputSchema?: unknown;
 }
 
 /** What the SDK gets back for a ToolResult: a string, a JSON value, or text/image/file parts. */
-export function toAgentToolOutput(result: ToolResult, options: ToolRunOptions = {}): string | AgentToolOutputPart[] | unknown {
+export function toAgentToolOutput(result: ToolResult, options: ModelOutputOptions = {}): string | AgentToolOutputPart[] | unknown {
   const out = toModelOutput(result, options);
   switch (out.type) {
     case 'text':
@@ -184,7 +204,9 @@ export function wrapAgentTool<T extends AgentFunctionTool>(tool: T, options: Wra
       } catch {
         // Not JSON: kept as given.
       }
-      const run = startRun({ toolName: tool.name, toolCallId, input: args }, options, { description: tool.description });
+      // Before the tool runs: a call whose result cannot be kept does not run.
+      const dialogId = resolveDialogId(options.dialogId, (isObject(runContext) ? runContext : {}) as AgentRunContext, options.store !== undefined);
+      const run = startRun({ toolName: tool.name, toolCallId, input: args }, options, { description: tool.description }, dialogId);
       let outcome: RunOutcome;
       let rethrow: { error: unknown } | undefined;
       try {
@@ -196,7 +218,7 @@ export function wrapAgentTool<T extends AgentFunctionTool>(tool: T, options: Wra
       }
       const result = await finishRun(run, outcome, options, (r) => checks.check(r, tool.name, schema));
       if (rethrow) throw rethrow.error;
-      return toAgentToolOutput(result, options);
+      return toAgentToolOutput(result, { ...options, dialogId });
     },
   };
   return wrapped as T;

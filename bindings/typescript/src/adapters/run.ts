@@ -3,12 +3,13 @@
 // screened, stored, shown to `onResult`, its span ended), the checks of the
 // common options, and the output schemas they take.
 import { createFailure, createSuccess } from '../api.js';
-import { ToolResultError } from '../errors.js';
+import { sha256Hex } from '../bound.js';
+import { ToolResultError, quoteJson, briefText } from '../errors.js';
 import type { Issue, SchemaOptions, ScreenOptions, ToolResult } from '../generated/types.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode } from '../history/spotlight.js';
 import { CompiledSchema, ToolRegistry } from '../schema.js';
 import { applyScreen, screen } from '../screen.js';
-import type { AiResultStore, ModelBudget } from './ai.js';
+import type { AiResultStore, AiToolModelOutput, ModelBudget } from './ai.js';
 import { type RunningToolSpan, type ToolSpanOptions, startToolSpan } from './span.js';
 
 /** The options every adapter of this kind takes. */
@@ -19,8 +20,13 @@ export interface ToolRunOptions extends ToolSpanOptions {
   screen?: boolean | ScreenOptions;
   /** Keep every result here, whole (`ResultStore`, `FileResultStore`, `PostgresResultStore`, or any `put`). */
   store?: AiResultStore;
-  /** The dialog the results belong to (required with `store`). */
-  dialogId?: string;
+  /**
+   * The dialog the results belong to (required with `store`, except where the
+   * adapter has a default): a string, or a function of the framework's call
+   * (each adapter says what it is given) returning one, for an agent built
+   * once and run for many conversations.
+   */
+  dialogId?: DialogIdOption<never>;
   /** Length of a reference's preview in characters (default 500). */
   previewChars?: number;
   /** Marks what the model receives as data (`'delimit'`, `'datamark'`, `'encode'`); put `SPOTLIGHT_INSTRUCTIONS[mode]` in the system prompt. */
@@ -35,21 +41,68 @@ export const isObject = (v: unknown): v is Record<string, unknown> => v !== null
 
 export const optionsError = (path: string, message: string) => new ToolResultError('invalid_options', message, [{ path, code: 'invalid_options', message }]);
 
-/** Checks the common options (`where` names the function in messages). */
-export function checkRunOptions(options: ToolRunOptions, where: string): void {
+// ---------------------------------------------------------------------------
+// dialogId: a string, or a function of the call (every adapter's, checked and resolved here).
+
+/** A dialog id, or a function of the framework's call (the AI SDK's `execute` options, LangChain's runtime, the OpenAI Agents run context) giving one. */
+export type DialogIdOption<C> = string | ((call: C) => string);
+
+/**
+ * Checks `dialogId` when the adapter is made: a non-empty string or a
+ * function; with a store, required unless the adapter has a default
+ * (`hasDefault`, resolved per call).
+ */
+export function checkDialogId(dialogId: unknown, hasStore: boolean, hasDefault = false): void {
+  if (typeof dialogId === 'function') return;
+  if (dialogId === undefined) {
+    if (hasStore && !hasDefault)
+      throw optionsError('/dialogId', 'a store needs dialogId: the dialog the results are kept under (a string, or a function of the call returning one)');
+    return;
+  }
+  if (typeof dialogId !== 'string' || dialogId === '') throw optionsError('/dialogId', 'dialogId must be a non-empty string or a function returning one');
+}
+
+const described = (v: unknown): string =>
+  v === '' ? 'an empty string' : v === null ? 'null' : typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function' ? 'a Promise' : typeof v;
+
+/**
+ * The dialog of one call: `dialogId` when it is a string, what it returns for
+ * `call` when it is a function (a non-empty string, else a ToolResultError
+ * `invalid_options` naming `/dialogId`), else `fallback()`. With a store and
+ * no dialog at all, a ToolResultError naming `/dialogId` too.
+ */
+export function resolveDialogId<C>(
+  dialogId: DialogIdOption<C> | undefined,
+  call: C,
+  hasStore: boolean,
+  fallback?: () => string | undefined,
+): string | undefined {
+  let id: string | undefined;
+  if (typeof dialogId === 'function') {
+    const given: unknown = dialogId(call);
+    if (typeof given !== 'string' || given === '')
+      throw optionsError('/dialogId', `dialogId must return the dialog's id, a non-empty string; it returned ${described(given)}`);
+    id = given;
+  } else {
+    id = dialogId ?? fallback?.();
+  }
+  if (id === undefined && hasStore) throw optionsError('/dialogId', 'a store needs dialogId: the dialog the results are kept under');
+  return id;
+}
+
+/** Checks the common options (`where` names the function in messages; `dialogIdDefault`: the adapter finds a dialog per call without `dialogId`). */
+export function checkRunOptions(options: ToolRunOptions, where: string, dialogIdDefault = false): void {
   if (options === null || typeof options !== 'object') throw optionsError('', `${where}: options must be an object`);
-  const { store, dialogId } = options;
+  const { store } = options;
   if (options.previewChars !== undefined && (!Number.isSafeInteger(options.previewChars) || options.previewChars < 1))
     throw optionsError('/previewChars', 'previewChars must be a whole number >= 1');
   if (options.spotlight !== undefined && !Object.hasOwn(SPOTLIGHT_INSTRUCTIONS, options.spotlight))
-    throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${JSON.stringify(options.spotlight)}`);
+    throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteJson(options.spotlight)}`);
   if (store !== undefined) {
     if (store === null || typeof store !== 'object' || typeof store.put !== 'function')
       throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
-    if (typeof dialogId !== 'string' || dialogId === '') throw optionsError('/dialogId', 'a store needs dialogId: the dialog the results are kept under');
-  } else if (dialogId !== undefined && (typeof dialogId !== 'string' || dialogId === '')) {
-    throw optionsError('/dialogId', 'dialogId must be a non-empty string');
   }
+  checkDialogId(options.dialogId, store !== undefined, dialogIdDefault);
   if (options.screen !== undefined && typeof options.screen !== 'boolean' && !isObject(options.screen))
     throw optionsError('/screen', 'screen must be true, false or the screen options');
   if (options.onResult !== undefined && typeof options.onResult !== 'function') throw optionsError('/onResult', 'onResult must be a function');
@@ -119,15 +172,16 @@ export function modelParts(parts: readonly unknown[]): ModelPart[] {
 /** One tool call. */
 export interface RunCall {
   toolName: string;
+  /** The call's id; `''` when the framework gave none (the result then has no `tool_call_id`). */
   toolCallId: string;
   /** The call's arguments (an object becomes `input.parameters`). */
   input: unknown;
 }
 
-/** What happened: an output (and optional content blocks / meta), or an error. */
+/** What happened: an output (and optional content blocks / meta), or an error (`status`: a schema's failure instead of `failed`). */
 export type RunOutcome =
   | { output: unknown; content?: ToolResult['content']; meta?: Record<string, unknown> }
-  | { error: unknown; aborted?: boolean; code?: string; message?: string };
+  | { error: unknown; aborted?: boolean; code?: string; message?: string; status?: 'validation_error' | 'output_validation_failed' };
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message || e.name : typeof e === 'string' ? e : '');
 
@@ -136,8 +190,10 @@ export function buildToolResult(call: RunCall, started: number, outcome: RunOutc
   const times = { started_at: started, completed_at: Date.now() };
   const params = isObject(call.input) ? call.input : {};
   const inputMeta = call.input === undefined || isObject(call.input) ? undefined : { 'toolresult/input': call.input };
+  // No call id: none is written, and the result's execution_id stands for it (store key, reference, cut markers).
+  const callId = call.toolCallId === '' ? {} : { tool_call_id: call.toolCallId };
   const make = (withInput: boolean, withMeta: boolean): ToolResult => {
-    const input = { tool_name: call.toolName, tool_call_id: call.toolCallId, parameters: withInput ? params : {} };
+    const input = { tool_name: call.toolName, ...callId, parameters: withInput ? params : {} };
     if ('output' in outcome) {
       const meta = { ...(withMeta ? (outcome.meta ?? {}) : {}), ...(withMeta && inputMeta ? inputMeta : {}) };
       return createSuccess({
@@ -151,7 +207,7 @@ export function buildToolResult(call: RunCall, started: number, outcome: RunOutc
     const aborted = outcome.aborted === true;
     const code = outcome.code ?? (outcome.error instanceof ToolResultError ? outcome.error.code.toUpperCase() : aborted ? 'ABORTED' : 'TOOL_ERROR');
     const message = outcome.message || errorMessage(outcome.error) || (aborted ? 'the tool call was aborted' : 'the tool failed');
-    return createFailure({ input, ...times, status: aborted ? 'cancelled' : 'failed', error_code: code, error_message: message });
+    return createFailure({ input, ...times, status: aborted ? 'cancelled' : (outcome.status ?? 'failed'), error_code: code, error_message: message });
   };
   // What is not JSON data is left out step by step: the meta (a tool's own artifact), then the
   // input (a transform that made a Date); an output that still fails is the tool's failure.
@@ -168,9 +224,9 @@ export function buildToolResult(call: RunCall, started: number, outcome: RunOutc
       issues = e.issues;
     }
   }
-  const lines = issues.slice(0, 10).map((i) => `${i.path.replace(/^\/output/, '') || '(root)'}: ${i.message}`);
+  const lines = issues.slice(0, 10).map((i) => `${briefText(i.path.replace(/^\/output/, '')) || '(root)'}: ${i.message}`);
   return createFailure({
-    input: { tool_name: call.toolName, tool_call_id: call.toolCallId, parameters: {} },
+    input: { tool_name: call.toolName, ...callId, parameters: {} },
     ...times,
     status: 'failed',
     error_code: 'INVALID_OUTPUT',
@@ -178,17 +234,19 @@ export function buildToolResult(call: RunCall, started: number, outcome: RunOutc
   });
 }
 
-/** A tool call in progress: its start time and span. */
+/** A tool call in progress: its start time, span and dialog. */
 export interface RunningCall {
   call: RunCall;
   started: number;
   span: RunningToolSpan;
+  /** The dialog its result is kept under (resolved before the tool runs). */
+  dialogId: string | undefined;
 }
 
-/** Starts a call: the time, and the span (when a tracer is given). */
-export function startRun(call: RunCall, options: ToolRunOptions, extra: { description?: string; toolType?: string } = {}): RunningCall {
+/** Starts a call: the time, and the span (when a tracer is given); `dialogId` is the call's, resolved (`resolveDialogId`). */
+export function startRun(call: RunCall, options: ToolRunOptions, extra: { description?: string; toolType?: string } = {}, dialogId?: string): RunningCall {
   const span = startToolSpan({ toolName: call.toolName, toolCallId: call.toolCallId, arguments: call.input, ...extra }, options);
-  return { call, started: Date.now(), span };
+  return { call, started: Date.now(), span, dialogId };
 }
 
 /**
@@ -209,7 +267,62 @@ export async function finishRun(run: RunningCall, outcome: RunOutcome, options: 
     throw e;
   }
   run.span.end(result);
-  if (options.store) await options.store.put(result, { dialog_id: options.dialogId as string });
+  if (options.store) await options.store.put(result, { dialog_id: run.dialogId as string });
   await options.onResult?.(result, { toolName: run.call.toolName, toolCallId: run.call.toolCallId });
   return result;
+}
+
+// ---------------------------------------------------------------------------
+// Checks and meta more than one adapter needs.
+
+/** Checks `registry` when the adapter is made: a `ToolRegistry` (or anything with its `has` and `checkResult`). */
+export function checkRegistry(registry: unknown): void {
+  if (registry !== undefined && (!isObject(registry) || typeof registry.has !== 'function' || typeof registry.checkResult !== 'function'))
+    throw optionsError('/registry', 'registry must be a ToolRegistry');
+}
+
+/** Checks `budget` when the adapter is made: a ContextBudget, or ContextBudgets (each budget of it), issues under `/budget`. */
+export function checkBudget(budget: unknown): void {
+  if (budget === undefined) return;
+  const one = (b: unknown, path: string) => {
+    const name = path.slice(1).replaceAll('/', '.');
+    if (!isObject(b)) throw optionsError(path, `${name} must be { maxChars?, maxTokens?, maxBytes?, keep?, countTokens? }`);
+    for (const key of ['maxChars', 'maxTokens', 'maxBytes']) {
+      const n = b[key];
+      if (n !== undefined && (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0))
+        throw optionsError(`${path}/${key}`, `${name}.${key} must be a whole number >= 0`);
+    }
+    if (b.keep !== undefined && b.keep !== 'head' && b.keep !== 'head-tail') throw optionsError(`${path}/keep`, "keep must be 'head' or 'head-tail'");
+    if (b.countTokens !== undefined && typeof b.countTokens !== 'function') throw optionsError(`${path}/countTokens`, 'countTokens must be a function');
+  };
+  if (!isObject(budget)) throw optionsError('/budget', 'budget must be a ContextBudget or ContextBudgets');
+  if (!('default' in budget || 'tools' in budget)) {
+    one(budget, '/budget');
+    return;
+  }
+  if (budget.default !== undefined) one(budget.default, '/budget/default');
+  const rules = budget.tools ?? {};
+  if (Array.isArray(rules)) for (const [i, r] of rules.entries()) one(isObject(r) ? r.budget : r, `/budget/tools/${i}/budget`);
+  else if (isObject(rules)) for (const [k, b] of Object.entries(rules)) one(b, `/budget/tools/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  else throw optionsError('/budget/tools', 'budget.tools must be an object by tool name or a list of rules');
+}
+
+/** `meta["toolresult/sha256"]`: the sha256 of the whole output as it is stored (a string's UTF-8, else its JSON text). */
+export function sha256Meta(output: unknown): Record<string, unknown> | undefined {
+  if (output === undefined) return undefined;
+  try {
+    return { 'toolresult/sha256': sha256Hex(typeof output === 'string' ? output : JSON.stringify(output)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failure as a JSON object the model reads: `{ error, error_code, issues? }` (a screen REJECT: the reasons, never the content). */
+export function failureValue(out: AiToolModelOutput, r: ToolResult): Record<string, unknown> {
+  if (out.type === 'error-json' && isObject(out.value)) {
+    const { error_message, ...rest } = out.value;
+    return { error: error_message, ...rest };
+  }
+  const message = out.type === 'execution-denied' ? (out.reason ?? 'the tool call was denied') : (out as { value?: unknown }).value;
+  return { error: message, error_code: r.error_code ?? null };
 }

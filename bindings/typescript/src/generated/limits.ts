@@ -10,5 +10,6 @@ export const LIMITS = {
   "defaultMaxOutputBytes": 10485760,
   "defaultMaxLines": 200,
   "minJsonLimit": 64,
-  "defaultPreviewChars": 500
+  "defaultPreviewChars": 500,
+  "messageQuoteChars": 200
 } as const;

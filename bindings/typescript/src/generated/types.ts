@@ -1445,7 +1445,7 @@ export interface ReferenceMetadata {
    */
   summary: string;
   /**
-   * The first whole lines of what the result says (README "Previews").
+   * The first whole lines of what the result says (docs/guide/storage.md "Previews").
    */
   truncated_preview: string;
 }
@@ -1553,7 +1553,7 @@ export interface StoredMeta {
    */
   summary: string;
   /**
-   * The first whole lines of what the result says (README "Previews").
+   * The first whole lines of what the result says (docs/guide/storage.md "Previews").
    */
   preview: string;
 }

@@ -5,15 +5,15 @@
 // are cut only when they alone exceed the budget, nothing but tool results
 // changes, and preparing the output again changes nothing.
 //
-// Without any budget option, toolresult's own messages get seed 003's
-// preparation (every full result stored and replaced by its reference;
-// `load` brings references back), as before.
+// Without any budget option, toolresult's own messages get every full result
+// stored and replaced by its reference (docs/spec.md §12; `load` brings
+// references back), as before.
 import { createFailure, createSuccess } from '../api.js';
 import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets, estimateTokens, shownText, type ToolBudgetSource } from '../budget.js';
-import { ToolResultError } from '../errors.js';
+import { ToolResultError, quoteText } from '../errors.js';
 import type { ToolResult, ToolResultReference } from '../generated/types.js';
 import { toReference } from '../reference.js';
-import type { ResultStore } from '../store.js';
+import type { ResultStore } from '../stores/memory.js';
 import {
   type Block,
   detectHistoryFormat,
@@ -27,7 +27,16 @@ import {
   type Site,
   WALKERS,
 } from './formats.js';
-import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight, unspotlight } from './spotlight.js';
+import {
+  keyedMarks,
+  type Marks,
+  markText,
+  processSpotlightKey,
+  SPOTLIGHT_INSTRUCTIONS,
+  type SpotlightMode,
+  spotlightKeyBytes,
+  unmarkText,
+} from './spotlight.js';
 
 /** Characters and tokens of what a model is shown of a tool result. */
 export interface HistorySize {
@@ -39,7 +48,10 @@ export interface HistorySize {
 export interface HistoryResultReport {
   tool_call_id: string;
   tool_name?: string;
-  /** What the model is shown now: the whole result, a cut of it (markers name get_tool_result), or a reference with a preview. */
+  /**
+   * What the model is shown now: the whole result, a cut of it (markers name get_tool_result), or a reference
+   * (with a preview, or a minimal one when the previews do not fit the total).
+   */
   action: 'kept' | 'cut' | 'referenced';
   /** False when the result was left exactly as it was (already prepared, or within every budget). */
   changed: boolean;
@@ -72,8 +84,8 @@ export interface PrepareHistoryOptions {
   format?: HistoryFormat;
   /** Where full results go when cut or cleared (get_tool_result reads them back). Needed to clear. */
   store?: ResultStore;
-  /** The dialog references name. Needed to clear. */
-  dialog_id?: string;
+  /** The dialog references name. Needed to clear. (`dialog_id` is refused: the options are camelCase.) */
+  dialogId?: string;
   /** The budget of every result. */
   budget?: ContextBudget;
   /** Budgets per tool (`budgetFor`); `budget` is their default. */
@@ -84,7 +96,7 @@ export interface PrepareHistoryOptions {
   maxToolTokens?: number;
   /** Most characters of all tool results together. */
   maxToolChars?: number;
-  /** The last N results are not cleared while they fit. */
+  /** The last N results stay whole whenever they fit the total together (with the latest turn's). */
   keepLast?: number;
   /** Counts tokens (default: the budget's `countTokens`, else `estimateTokens`). */
   countTokens?: (text: string) => number;
@@ -92,6 +104,12 @@ export interface PrepareHistoryOptions {
   previewChars?: number;
   /** Marks every result's text as data (`spotlight`); its cost counts against the budgets. */
   spotlight?: SpotlightMode;
+  /**
+   * The secret the spotlight marks of each result derive from (HMAC-SHA256 of the tool_call_id), so a
+   * tool cannot write them. Without it, a random key made once per process: preparing twice changes
+   * nothing within the process; give a key to keep that across processes.
+   */
+  spotlightKey?: string | Uint8Array;
   /** toolresult's own shape without a budget: which references to load back (false, true, or tool_call_ids). */
   load?: boolean | readonly string[];
 }
@@ -118,6 +136,8 @@ interface Entry {
   toolName: string;
   /** What the model is shown, spotlighting taken off. */
   inner: Payload;
+  /** This result's spotlight marks (keyed by its tool_call_id). */
+  marks?: Marks;
   /** Already spotlighted in the requested mode (or nothing to mark). */
   spotted: boolean;
   /** A reference already in place. */
@@ -135,7 +155,7 @@ interface Entry {
 function positiveInt(v: unknown, name: string, min = 1): number | undefined {
   if (v === undefined) return undefined;
   if (!Number.isSafeInteger(v) || (v as number) < min)
-    throw new ToolResultError('invalid_options', `${name} must be a whole number >= ${min}, got ${String(v)}`);
+    throw new ToolResultError('invalid_options', `${name} must be a whole number >= ${min}, got ${quoteText(v)}`);
   return v as number;
 }
 
@@ -185,29 +205,21 @@ function fits(s: Size3, b: ContextBudget): boolean {
 
 const hasLimit = (b: ContextBudget): boolean => b.maxChars !== undefined || b.maxTokens !== undefined || b.maxBytes !== undefined;
 
-/** The text inside a spotlighted piece; a piece marking would leave as it is (no space to datamark, nothing to encode) counts as marked. */
-function unmarkText(text: string, mode: SpotlightMode): string | undefined {
-  const inner = unspotlight(text, mode);
-  if (inner !== undefined) return inner;
-  if ((mode === 'datamark' && !/[ \t]/.test(text)) || (mode === 'encode' && text === '')) return text;
-  return undefined;
-}
-
-/** The spotlighting taken off a payload's text: the inner payload, and whether every text piece was marked. */
-function unmark(p: Payload, mode: SpotlightMode | undefined): { inner: Payload; spotted: boolean } {
-  if (mode === undefined) return { inner: p, spotted: false };
+/** The spotlighting taken off a payload's text: the inner payload, and whether every text piece carried this result's marks. */
+function unmark(p: Payload, marks: Marks | undefined): { inner: Payload; spotted: boolean } {
+  if (marks === undefined) return { inner: p, spotted: false };
   if (p.content && p.content.length > 0) {
     let all = true;
     const content = p.content.map((b) => {
       if (b.type !== 'text' || typeof b.text !== 'string') return b;
-      const t = unmarkText(b.text, mode);
+      const t = unmarkText(b.text, marks);
       if (t === undefined) all = false;
       return t === undefined ? b : { ...b, text: t };
     });
     return all ? { inner: { ...p, content }, spotted: true } : { inner: p, spotted: false };
   }
   if (typeof p.output === 'string') {
-    const t = unmarkText(p.output, mode);
+    const t = unmarkText(p.output, marks);
     return t === undefined ? { inner: p, spotted: false } : { inner: { ...p, output: t }, spotted: true };
   }
   if (p.output === undefined || p.output === null) return { inner: p, spotted: true };
@@ -215,19 +227,19 @@ function unmark(p: Payload, mode: SpotlightMode | undefined): { inner: Payload; 
 }
 
 /** A payload's text marked as data; JSON output becomes its JSON text (`asText`). */
-function mark(p: Payload, mode: SpotlightMode): { payload: Payload; asText: boolean } {
+function mark(p: Payload, marks: Marks): { payload: Payload; asText: boolean } {
   if (p.content && p.content.length > 0) {
     return {
       payload: {
         ...p,
-        content: p.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? { ...b, text: spotlight(b.text, { mode }).text } : b)),
+        content: p.content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? { ...b, text: markText(b.text, marks) } : b)),
       },
       asText: false,
     };
   }
   if (p.output === undefined || p.output === null) return { payload: p, asText: false };
   const text = typeof p.output === 'string' ? p.output : JSON.stringify(p.output);
-  return { payload: { ...p, output: spotlight(text, { mode }).text }, asText: typeof p.output !== 'string' };
+  return { payload: { ...p, output: markText(text, marks) }, asText: typeof p.output !== 'string' };
 }
 
 /** A call's arguments as an object (JSON text parsed); `{}` when there are none. */
@@ -243,13 +255,59 @@ function argumentsOf(args: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-function referenceIn(site: Site, inner: Payload): ToolResultReference | undefined {
+/** The summary of a minimal reference. */
+const MINIMAL_SUMMARY = 'cleared for room; get_tool_result returns it';
+
+/**
+ * The last stage of clearing (README "prepareHistory for any framework's
+ * messages"): a reference without preview or summary, which says only which
+ * result it stands for, its size and how to load it (docs/spec.md §12).
+ */
+function minimalReference(ref: ToolResultReference): ToolResultReference {
+  return {
+    tool_call_id: ref.tool_call_id,
+    tool_name: ref.tool_name,
+    status: ref.status,
+    metadata: { size_bytes: ref.metadata.size_bytes, summary: MINIMAL_SUMMARY, truncated_preview: '' },
+    result_ref: { storage_type: ref.result_ref.storage_type, dialog_id: ref.result_ref.dialog_id, tool_call_id: ref.result_ref.tool_call_id },
+  };
+}
+
+/** A minimal reference as the one line formats with text results show (tens of tokens; its JSON costs several times that). */
+function minimalText(ref: ToolResultReference): string {
+  const status = ref.status === 'success' ? '' : ` (${ref.status})`;
+  return `[${ref.tool_name} result${status} of ${ref.metadata.size_bytes} bytes cleared for room; get_tool_result(${JSON.stringify(ref.result_ref.tool_call_id)}) returns it]`;
+}
+
+const MINIMAL_TEXT =
+  /^\[(.{1,200}?) result(?: \(([a-z_]{1,40})\))? of (\d{1,15}) bytes cleared for room; get_tool_result\(("(?:[^"\\\n]|\\.){0,2000}")\) returns it\]$/;
+
+/** The minimal reference `minimalText` gave for this call, read back (exactly that text, naming this call). */
+function minimalIn(text: unknown, id: string, dialogId: string | undefined): ToolResultReference | undefined {
+  const m = typeof text === 'string' && text.length < 2600 ? MINIMAL_TEXT.exec(text) : null;
+  if (!m) return undefined;
+  let named: unknown;
+  try {
+    named = JSON.parse(m[4]);
+  } catch {
+    return undefined;
+  }
+  if (named !== id) return undefined;
+  const ref = minimalReference({
+    tool_call_id: id,
+    tool_name: m[1],
+    status: (m[2] ?? 'success') as ToolResultReference['status'],
+    metadata: { size_bytes: Number(m[3]), summary: '', truncated_preview: '' },
+    result_ref: { storage_type: 'tool_results', dialog_id: dialogId ?? '', tool_call_id: id },
+  });
+  return minimalText(ref) === text ? ref : undefined;
+}
+
+function referenceIn(site: Site, inner: Payload, dialogId: string | undefined): ToolResultReference | undefined {
   if (site.reference) return site.reference;
   if (isReferenceValue(inner.output)) return inner.output;
-  const fromText = referenceInText(inner.output);
-  if (fromText) return fromText;
-  if (inner.content?.length === 1 && inner.content[0].type === 'text') return referenceInText(inner.content[0].text);
-  return undefined;
+  const text = inner.content?.length === 1 && inner.content[0].type === 'text' ? inner.content[0].text : inner.output;
+  return referenceInText(text) ?? minimalIn(text, site.id, dialogId);
 }
 
 /**
@@ -260,37 +318,44 @@ function referenceIn(site: Site, inner: Payload): ToolResultReference | undefine
  * (or `budgets` per tool) by `boundForModel`: head and tail kept, a marker
  * per cut naming get_tool_result. While all results together exceed
  * `maxToolTokens` / `maxToolChars`, the oldest are cleared to references
- * with previews (`toReference`), stored whole in `store` under `dialog_id`;
- * the last `keepLast` results go only when clearing the others was not
- * enough, and the latest turn's results are never cleared — they are cut,
- * sharing what is left, only when they alone exceed the total. `spotlight`
- * marks every result as data (its cost counts). Nothing but tool results
- * changes; preparing the output again changes nothing. `report` says, per
- * result, kept / cut / referenced with sizes before and after.
+ * with previews (`toReference`), stored whole in `store` under `dialogId`;
+ * when those do not fit, the oldest references become minimal ones (id,
+ * tool, size, get_tool_result; tens of tokens). The last `keepLast` results
+ * stay whole whenever they fit the total together with the latest turn's,
+ * else they go (oldest first) after the others; the latest turn's results
+ * are never cleared, and cut, sharing what is left, only when they alone
+ * exceed the total. `total.within` says whether the measured total is
+ * within. `spotlight` marks every result as data (its cost counts), with
+ * marks keyed by `spotlightKey` and the tool_call_id. Nothing but tool
+ * results changes; preparing the output again changes nothing. `report`
+ * says, per result, kept / cut / referenced with sizes before and after.
  *
  * Without any budget option, toolresult's own messages (bare ToolResults or
- * `{ ..., content: ToolResult }`) get seed 003's preparation: every full
- * result stored and replaced by its reference, unless `load` asks for it
- * (false, true, or tool_call_ids); references `load` asks for are replaced by
- * the stored result.
+ * `{ ..., content: ToolResult }`) get every full result stored and replaced
+ * by its reference (docs/spec.md §12), unless `load` asks for it (false,
+ * true, or tool_call_ids); references `load` asks for are replaced by the
+ * stored result.
  */
 export function prepareHistory<M>(messages: readonly M[], options: PrepareHistoryOptions = {}): PreparedHistory<M> {
   if (!Array.isArray(messages)) throw new ToolResultError('invalid_input', 'prepareHistory takes an array of messages');
   if (!options || typeof options !== 'object') throw new ToolResultError('invalid_options', 'prepareHistory takes an options object');
   if (options.format !== undefined && !HISTORY_FORMATS.includes(options.format)) {
-    throw new ToolResultError('invalid_options', `format must be one of ${HISTORY_FORMATS.join(', ')}, got ${String(options.format)}`);
+    throw new ToolResultError('invalid_options', `format must be one of ${HISTORY_FORMATS.join(', ')}, got ${quoteText(options.format)}`);
+  }
+  if (Object.hasOwn(options, 'dialog_id')) {
+    throw new ToolResultError('invalid_options', 'prepareHistory takes dialogId (camelCase, as every other option), not dialog_id');
   }
   const format = options.format ?? detectHistoryFormat(messages);
   const budgeted = BUDGET_OPTIONS.some((k) => options[k] !== undefined);
-  if (format === 'toolresult' && !budgeted) return seed003(messages, options);
+  if (format === 'toolresult' && !budgeted) return referenceAll(messages, options);
   return withBudgets(messages, format, options);
 }
 
-// ------------------------------------------------------------ seed 003
+// ------------------------------------------------------------ every result referenced (docs/spec.md §12)
 
-function seed003<M>(messages: readonly M[], options: PrepareHistoryOptions): PreparedHistory<M> {
-  const { dialog_id, store } = options;
-  if (typeof dialog_id !== 'string' || dialog_id === '' || !store) throw new ToolResultError('invalid_options', 'prepareHistory needs { dialog_id, store }');
+function referenceAll<M>(messages: readonly M[], options: PrepareHistoryOptions): PreparedHistory<M> {
+  const { dialogId: dialog_id, store } = options;
+  if (typeof dialog_id !== 'string' || dialog_id === '' || !store) throw new ToolResultError('invalid_options', 'prepareHistory needs { dialogId, store }');
   const load = options.load ?? false;
   const count = options.countTokens ?? estimateTokens;
   const wanted = (id: string) => load === true || (Array.isArray(load) && load.includes(id));
@@ -371,12 +436,15 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   const previewChars = options.previewChars;
   const mode = options.spotlight;
   if (mode !== undefined && mode !== 'delimit' && mode !== 'datamark' && mode !== 'encode') {
-    throw new ToolResultError('invalid_options', `spotlight must be 'delimit', 'datamark' or 'encode', got ${String(mode)}`);
+    throw new ToolResultError('invalid_options', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteText(mode)}`);
   }
   if (options.countTokens !== undefined && typeof options.countTokens !== 'function')
     throw new ToolResultError('invalid_options', 'countTokens must be a function');
   const count = options.countTokens ?? options.budget?.countTokens ?? options.budgets?.default?.countTokens ?? estimateTokens;
-  const { store, dialog_id } = options;
+  const { store, dialogId: dialog_id } = options;
+  const key = options.spotlightKey === undefined ? undefined : spotlightKeyBytes(options.spotlightKey);
+  /** A result's marks derive from the key and its tool_call_id (spotlight.ts): a tool cannot write them. */
+  const marksOf = (id: string): Marks | undefined => (mode === undefined ? undefined : keyedMarks(mode, key ?? processSpotlightKey(), id));
   const walker = WALKERS[format];
   const definitions = new Map((options.tools ?? []).map((t) => [t.name, t]));
   const budgetOf = (name: string): ContextBudget => {
@@ -404,8 +472,9 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     read.push(sites);
     for (const site of sites?.sites ?? []) {
       sinceResult = true;
-      const { inner, spotted } = unmark(site.payload, mode);
-      const reference = referenceIn(site, inner);
+      const marks = marksOf(site.id);
+      const { inner, spotted } = unmark(site.payload, marks);
+      const reference = referenceIn(site, inner, dialog_id);
       const toolName = site.toolName ?? reference?.tool_name ?? calls.get(site.id)?.name ?? 'unknown';
       const before = measure(site.payload, count);
       entries.push({
@@ -414,6 +483,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
         turn,
         toolName,
         inner,
+        marks,
         spotted,
         reference,
         bounded: reference === undefined && MARKER.test(shownText(inner.output, inner.content)),
@@ -453,7 +523,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   /** What the model gets of a payload: as it is when nothing changes, else marked when spotlighting. */
   const finish = (e: Entry, p: Payload, cut: boolean): { final: Final; size: Size3 } => {
     if (!cut && (mode === undefined || e.spotted)) return { final: { kind: 'same' }, size: e.before };
-    const marked = mode === undefined ? { payload: p, asText: false } : mark(p, mode);
+    const marked = e.marks === undefined ? { payload: p, asText: false } : mark(p, e.marks);
     return { final: { kind: 'payload', payload: marked.payload, asText: marked.asText, cut }, size: measure(marked.payload, count) };
   };
 
@@ -495,11 +565,13 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   // 2. Each result within its own budget (references stay as they are).
   for (const e of entries) if (!e.reference) apply(e, fit(e, e.budget));
 
-  // 3. Over the total: clear the oldest results (not the latest turn's), the last `keepLast` only if that is not enough.
+  // 3. Over the total: clear the oldest results to references with previews, then the oldest references to minimal ones
+  //    (not the latest turn's; the last `keepLast` only when they do not fit together with the latest turn's).
   const limit: ContextBudget = { maxTokens, maxChars };
-  const total = () => entries.reduce((s, e) => add(s, e.size), ZERO);
+  const sum = (list: readonly Entry[]) => list.reduce((s, e) => add(s, e.size), ZERO);
+  const total = () => sum(entries);
   const over = () => hasLimit(limit) && !fits(total(), limit);
-  const referenced: string[] = [];
+  const cleared = new Set<Entry>();
   const fullOf = (e: Entry): ToolResult | undefined => {
     if (e.bounded) return store?.getByToolCallId(e.site.id);
     if (e.site.full && e.inner === e.site.payload) return e.site.full;
@@ -520,46 +592,82 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     const id = full.input.tool_call_id ?? full.metadata.execution_id;
     if (!store.getByToolCallId(id)) store.put(full, { dialog_id });
   };
-  const clear = (e: Entry): boolean => {
+  const needStore = (): string => {
     if (!store || typeof dialog_id !== 'string' || dialog_id === '') {
-      throw new ToolResultError('invalid_options', 'clearing old tool results to references needs { store, dialog_id }');
+      throw new ToolResultError('invalid_options', 'clearing old tool results to references needs { store, dialogId }');
     }
-    const full = fullOf(e);
-    if (!full) return false;
-    const ref = toReference(full, { dialog_id, previewChars });
-    const json = JSON.stringify(ref);
-    const text = mode !== undefined && format !== 'toolresult' ? spotlight(json, { mode }).text : undefined;
-    const size = measure({ output: text ?? json }, count);
-    // Only when the reference is smaller where the total counts (a short result may be smaller than its reference).
-    const worse = (maxTokens !== undefined && size.tokens > e.size.tokens) || (maxChars !== undefined && size.chars > e.size.chars);
-    const better = (maxTokens !== undefined && size.tokens < e.size.tokens) || (maxChars !== undefined && size.chars < e.size.chars);
-    if (worse || !better) return false;
-    keep(full);
+    return dialog_id;
+  };
+  /** Only when the reference is smaller where the total counts (a short result may be smaller than its reference). */
+  const smaller = (size: Size3, than: Size3): boolean => {
+    const worse = (maxTokens !== undefined && size.tokens > than.tokens) || (maxChars !== undefined && size.chars > than.chars);
+    const better = (maxTokens !== undefined && size.tokens < than.tokens) || (maxChars !== undefined && size.chars < than.chars);
+    return better && !worse;
+  };
+  const replace = (e: Entry, ref: ToolResultReference, text: string | undefined, full: ToolResult | undefined): boolean => {
+    const size = measure({ output: text ?? JSON.stringify(ref) }, count);
+    if (!smaller(size, e.size)) return false;
+    if (full) keep(full);
     e.final = { kind: 'reference', ref, text };
     e.size = size;
     e.cutNow = false;
-    referenced.push(e.site.id);
+    if (!e.reference) cleared.add(e);
     return true;
   };
+  /** A reference with a preview in place of the result. */
+  const clear = (e: Entry): boolean => {
+    if (e.reference || e.final.kind === 'reference') return false;
+    const dialog = needStore();
+    const full = fullOf(e);
+    if (!full) return false;
+    const ref = toReference(full, { dialog_id: dialog, previewChars });
+    const json = JSON.stringify(ref);
+    return replace(e, ref, e.marks !== undefined && format !== 'toolresult' ? markText(json, e.marks) : undefined, full);
+  };
+  /** A minimal reference in place of the result or its reference (toolresult's shape keeps reference objects). */
+  const minimize = (e: Entry): boolean => {
+    let base = e.final.kind === 'reference' ? e.final.ref : e.reference;
+    let full: ToolResult | undefined;
+    if (!base) {
+      const dialog = needStore();
+      full = fullOf(e);
+      if (!full) return false;
+      base = toReference(full, { dialog_id: dialog, previewChars: 1 });
+    }
+    const ref = minimalReference(base);
+    if (format === 'toolresult') return replace(e, ref, undefined, full);
+    const line = minimalText(ref);
+    return replace(e, ref, e.marks === undefined ? line : markText(line, e.marks), full);
+  };
   const lastN = new Set(entries.slice(entries.length - Math.min(keepLast, entries.length)));
-  const older = entries.filter((e) => e.turn < latest && !e.reference);
-  for (const group of [older.filter((e) => !lastN.has(e)), older.filter((e) => lastN.has(e))]) {
-    for (const e of group) {
+  const older = entries.filter((e) => e.turn < latest);
+  const others = older.filter((e) => !lastN.has(e));
+  const kept = older.filter((e) => lastN.has(e));
+  const latestTurn = entries.filter((e) => e.turn === latest);
+  for (const step of [clear, minimize]) {
+    for (const e of others) {
       if (!over()) break;
-      clear(e);
+      step(e);
+    }
+  }
+  // The last `keepLast` go (oldest first) only when they do not fit the total together with the latest turn's.
+  if (!fits(sum([...kept, ...latestTurn]), limit)) {
+    for (const step of [clear, minimize]) {
+      for (const e of kept) {
+        if (!over()) break;
+        step(e);
+      }
     }
   }
 
-  // 4. Still over: the latest turn's results share what is left, water-filled (a result within its share stays whole).
-  if (over()) {
-    const mine = entries.filter((e) => e.turn === latest && !e.reference);
-    const others = sub(
-      total(),
-      mine.reduce((s, e) => add(s, e.size), ZERO),
-    );
-    let roomT = maxTokens === undefined ? Number.POSITIVE_INFINITY : maxTokens - others.tokens;
-    let roomC = maxChars === undefined ? Number.POSITIVE_INFINITY : maxChars - others.chars;
-    let pending = mine;
+  // 4. Still over, and the latest turn's results alone over the total: they share what is left, water-filled
+  //    (a result within its share stays whole).
+  const latestResults = latestTurn.filter((e) => !e.reference);
+  if (over() && !fits(sum(latestResults), limit)) {
+    const rest = sub(total(), sum(latestResults));
+    let roomT = maxTokens === undefined ? Number.POSITIVE_INFINITY : maxTokens - rest.tokens;
+    let roomC = maxChars === undefined ? Number.POSITIVE_INFINITY : maxChars - rest.chars;
+    let pending = latestResults;
     for (;;) {
       const n = pending.length;
       if (n === 0) break;
@@ -620,7 +728,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     format,
     report,
     total: { before: pub(before), after: pub(after), within: !hasLimit(limit) || fits(after, limit) },
-    referenced,
+    referenced: entries.filter((e) => cleared.has(e)).map((e) => e.site.id),
     loaded: [],
     missing: [],
   };

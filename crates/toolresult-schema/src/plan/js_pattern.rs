@@ -1,5 +1,5 @@
 //! Which `pattern`s the evaluator may run as a JS `RegExp`, and the source
-//! it runs (docs/schema-plan.md §Patterns).
+//! it runs (docs/internals/schema-plan.md §Patterns).
 //!
 //! A JS `RegExp` backtracks, so a pattern from an MCP server could make it
 //! take exponential time; the engine's checks never do (linear engine, or a

@@ -1,6 +1,6 @@
 //! What a result says, as the text a person or a model reads first: the one
 //! rule behind references (`toReference`, `prepareHistory`), the store's
-//! listings and every other collapsed view (README "Previews").
+//! listings and every other collapsed view (docs/guide/storage.md "Previews").
 //!
 //! Previews exist so that a model does not call the same tool again to see
 //! what it got (docs/spec.md §12: the budget is 500 characters for that

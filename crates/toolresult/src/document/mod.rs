@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::bound::sha256_hex;
+use crate::issue::quote_text;
 use crate::limits::DEFAULT_MAX_LINES;
 use crate::screen::{ScreenFinding, ScreenVerdict, Screener};
 
@@ -264,7 +265,10 @@ pub fn result_id(created_utc: &str, request_id: &str) -> Result<String, Document
             DocumentIssueCode::InvalidValue,
             0,
             "/created_utc",
-            format!("`{created_utc}` is not an RFC 3339 date-time"),
+            format!(
+                "{} is not an RFC 3339 date-time",
+                quote_text(created_utc, '`')
+            ),
         )
     })?;
     if !safe_id(request_id) {
@@ -1229,7 +1233,10 @@ pub fn check_result_document(
                         DocumentIssueCode::Sha256Mismatch,
                         1,
                         pointer,
-                        format!("`{path}` does not have the sha256 the document records"),
+                        format!(
+                            "{} does not have the sha256 the document records",
+                            quote_text(path, '`')
+                        ),
                     ));
                 }
             }

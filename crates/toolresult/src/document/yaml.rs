@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Number, Value};
 
 use super::{DocumentIssue, DocumentIssueCode as Code};
+use crate::issue::quote_text;
 
 struct Line<'a> {
     number: usize,
@@ -127,7 +128,7 @@ pub(crate) fn parse(
                 Code::DuplicateKey,
                 line.number,
                 &path,
-                format!("`{key}` appears more than once"),
+                format!("{} appears more than once", quote_text(key, '`')),
             ));
         }
         i += 1;

@@ -1,4 +1,4 @@
-//! Anthropic `tool_result` content blocks (README "Supported shapes",
+//! Anthropic `tool_result` content blocks (docs/guide/conversions.md "Supported shapes",
 //! "Anthropic documents and search results").
 //!
 //! Text and images are MCP blocks both ways. A `document` whose source MCP
@@ -23,7 +23,7 @@ use super::common::{
 };
 use super::vercel_content::Part;
 use crate::builder::Stamp;
-use crate::issue::{IssueCode, Issues};
+use crate::issue::{quote_text, IssueCode, Issues};
 use crate::validate::check::json_type;
 
 // The block types are defined in `common` (the lowest interop module), which
@@ -263,7 +263,7 @@ fn document_block(b: &Value, i: usize) -> Result<Value, Issues> {
         path: part.at("source"),
     };
     let kind = source.string("type", "a document source")?;
-    let source_what = format!("a document's `{kind}` source");
+    let source_what = format!("a document's {} source", quote_text(kind, '`'));
     let source_what = source_what.as_str();
     let media_type = |expected: &str| -> Result<(), Issues> {
         let m = source.string("media_type", source_what)?;
@@ -273,7 +273,10 @@ fn document_block(b: &Value, i: usize) -> Result<Value, Issues> {
             Err(issue(
                 &source.at("media_type"),
                 IssueCode::InvalidEnum,
-                format!("the media_type of {source_what} is `{expected}`, got `{m}`"),
+                format!(
+                    "the media_type of {source_what} is `{expected}`, got {}",
+                    quote_text(m, '`')
+                ),
             ))
         }
     };
@@ -318,7 +321,8 @@ fn document_block(b: &Value, i: usize) -> Result<Value, Issues> {
                 &source.at("type"),
                 IssueCode::InvalidEnum,
                 format!(
-                    "unknown document source type `{other}`; expected base64, text, url, content or file"
+                    "unknown document source type {}; expected base64, text, url, content or file",
+                    quote_text(other, '`')
                 ),
             ))
         }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::builder::{build_value, Stamp};
-use crate::issue::{Issue, IssueCode, Issues};
+use crate::issue::{quote_text, Issue, IssueCode, Issues};
 use crate::validate::check::json_type;
 
 /// What a converted result needs that the source shape may lack.
@@ -56,7 +56,10 @@ pub(super) fn known_fields(
         Some(k) => Err(issue(
             &format!("/{k}"),
             IssueCode::UnknownField,
-            format!("unknown field `{k}` in {what}; it would be lost in conversion"),
+            format!(
+                "unknown field {} in {what}; it would be lost in conversion",
+                quote_text(k, '`')
+            ),
         )),
         None => Ok(()),
     }

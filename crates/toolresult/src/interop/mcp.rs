@@ -40,7 +40,7 @@ impl McpRevision {
 ///
 /// `revision` is the protocol revision the result was received under; `None`
 /// accepts what either shipped revision allows. The revisions differ for tool
-/// results in three ways (README "Supported shapes", MCP revisions):
+/// results in three ways (docs/guide/conversions.md "Supported shapes", MCP revisions):
 /// - `structuredContent` is an object in 2025-11-25 and any JSON value in
 ///   2026-07-28 (`null` included: it is kept as `output: null`);
 /// - `resultType` is required in 2026-07-28 (absent reads as `complete`, as

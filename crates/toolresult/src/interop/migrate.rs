@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::issue::{Issue, IssueCode, Issues};
+use crate::issue::{quote_text, Issue, IssueCode, Issues};
 use crate::validate::check::json_type;
 use crate::validate::options::ValidationOptions;
 use crate::validate::{EnvelopeKind, Validator};
@@ -279,7 +279,7 @@ fn migrate(
             IssueCode::InvalidEnum,
             format!(
                 "TaskResult status must be success, failure or partial, got {}",
-                other.map_or_else(|| String::from("nothing"), |s| format!("`{s}`"))
+                other.map_or_else(|| String::from("nothing"), |s| quote_text(s, '`'))
             ),
         )),
     }
@@ -368,7 +368,7 @@ fn migrate(
                 &format!("/result/_legacy/{k}"),
                 ChangeKind::Preserved,
                 None,
-                format!("`{k}` has no AgentResult field; kept here"),
+                format!("{} has no AgentResult field; kept here", quote_text(k, '`')),
             ));
         }
         result.insert("_legacy".into(), Value::Object(legacy_extra));

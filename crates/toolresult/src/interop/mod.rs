@@ -4,7 +4,7 @@
 //! and Vercel AI SDK `tool-result` / `tool-error` parts (AI SDK 6 and 7),
 //! with the images and files each can hold.
 //!
-//! Mapping (README "Supported shapes"): `output` is the machine-readable
+//! Mapping (docs/guide/conversions.md "Supported shapes"): `output` is the machine-readable
 //! result (MCP `structuredContent`), `content` the blocks shown to the model,
 //! `meta` MCP's `_meta`. Structured output becomes text as compact JSON in its
 //! own key order (deterministic); binary content is never inlined where the

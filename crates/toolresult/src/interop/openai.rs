@@ -1,5 +1,5 @@
 //! OpenAI Responses `function_call_output` items and Chat `tool` messages,
-//! and back (README "Supported shapes", "OpenAI output parts").
+//! and back (docs/guide/conversions.md "Supported shapes", "OpenAI output parts").
 //!
 //! A `function_call_output` takes its output as a string or as a list of
 //! parts: `input_text`, `input_image` (a URL, a data URL or a file id) and
@@ -30,7 +30,7 @@ use super::common::{
 };
 use super::vercel_content::{Part, FILE_REFERENCE_BLOCK};
 use crate::builder::Stamp;
-use crate::issue::{IssueCode, Issues};
+use crate::issue::{quote_text, IssueCode, Issues};
 use crate::validate::check::json_type;
 
 /// The `uri` of an embedded resource made from `input_file` data (the part
@@ -162,8 +162,9 @@ fn chat_text(parts: &[Value]) -> Result<String, Issues> {
                 &part.at("type"),
                 IssueCode::UnsupportedValue,
                 format!(
-                    "a Chat Completions tool message takes `text` parts only, got `{kind}` \
-                     (images and files go in a Responses function_call_output)"
+                    "a Chat Completions tool message takes `text` parts only, got {} \
+                     (images and files go in a Responses function_call_output)",
+                    quote_text(kind, '`')
                 ),
             ));
         }
@@ -225,7 +226,7 @@ fn block_from_part(p: &Value, i: usize) -> Result<Value, Issues> {
     })?;
     let part = Part { o, path };
     let kind = part.string("type", "an output part")?;
-    let what = format!("an `{kind}` part");
+    let what = format!("an {} part", quote_text(kind, '`'));
     let what = what.as_str();
     let mut carried: Vec<(String, Value)> = Vec::new();
     let mut carry = |key: &str, v: Option<&Value>| {
@@ -319,7 +320,8 @@ fn block_from_part(p: &Value, i: usize) -> Result<Value, Issues> {
                 &part.at("type"),
                 IssueCode::InvalidEnum,
                 format!(
-                    "unknown output part type `{other}`; expected input_text, input_image or input_file"
+                    "unknown output part type {}; expected input_text, input_image or input_file",
+                    quote_text(other, '`')
                 ),
             ))
         }

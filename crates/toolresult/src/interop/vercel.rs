@@ -12,7 +12,7 @@ use super::common::{
 };
 use super::vercel_content::{block_from_part, part_from_block, AiSdk};
 use crate::builder::Stamp;
-use crate::issue::{IssueCode, Issues};
+use crate::issue::{quote_text, IssueCode, Issues};
 use crate::validate::check::json_type;
 
 /// The two places a tool result appears in the Vercel AI SDK (6 and 7).
@@ -59,7 +59,7 @@ pub fn to_vercel(tr: &Value, shape: VercelShape) -> Result<Value, Issues> {
 }
 
 /// [`to_vercel`] for the AI SDK major `sdk`: the parts of a `content` output
-/// are that major's (README "AI SDK content parts"). A block read from a
+/// are that major's (docs/guide/conversions.md "AI SDK content parts"). A block read from a
 /// part (`meta["ai-sdk/type"]`) becomes that part again when `sdk` has it.
 pub fn to_vercel_for(tr: &Value, shape: VercelShape, sdk: AiSdk) -> Result<Value, Issues> {
     let t = tool_result_parts(tr)?;
@@ -250,7 +250,10 @@ fn from_vercel_output(
         return Err(issue(
             &format!("/output/{k}"),
             IssueCode::UnknownField,
-            format!("unknown field `{k}` in the output; it would be lost in conversion"),
+            format!(
+                "unknown field {} in the output; it would be lost in conversion",
+                quote_text(k, '`')
+            ),
         ));
     }
     if out.contains_key("providerOptions") {
@@ -320,7 +323,10 @@ fn from_vercel_output(
         other => Err(issue(
             "/output/type",
             IssueCode::InvalidEnum,
-            format!("unknown output type {other:?}; expected text, json, content, error-text, error-json or execution-denied"),
+            format!(
+                "unknown output type {}; expected text, json, content, error-text, error-json or execution-denied",
+                other.map_or_else(|| String::from("(none)"), |s| quote_text(s, '"'))
+            ),
         )),
     }
 }

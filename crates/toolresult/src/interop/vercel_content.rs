@@ -1,5 +1,5 @@
 //! The parts of a Vercel AI SDK `content` tool output (AI SDK 6 and 7) and
-//! the ToolResult content blocks they become (README "Supported shapes",
+//! the ToolResult content blocks they become (docs/guide/conversions.md "Supported shapes",
 //! "AI SDK content parts").
 //!
 //! A part with an MCP form becomes that MCP block: inline image and audio
@@ -18,7 +18,7 @@ use alloc::string::String;
 use serde_json::{json, Map, Value};
 
 use super::common::{block_as_text, issue, str_of};
-use crate::issue::{IssueCode, Issues};
+use crate::issue::{quote_text, IssueCode, Issues};
 use crate::validate::check::json_type;
 
 /// The AI SDK major whose part names a conversion writes. They differ in
@@ -94,7 +94,10 @@ impl<'a> Part<'a> {
             Some(k) => Err(issue(
                 &self.at(k),
                 IssueCode::UnknownField,
-                format!("unknown field `{k}` in {what}; it would be lost in conversion"),
+                format!(
+                    "unknown field {} in {what}; it would be lost in conversion",
+                    quote_text(k, '`')
+                ),
             )),
             None => Ok(()),
         }
@@ -282,7 +285,7 @@ pub(super) fn block_from_part(p: &Value, i: usize) -> Result<Value, Issues> {
     })?;
     let part = Part { o, path };
     let kind = part.string("type", "a content part")?;
-    let what = format!("a `{kind}` content part");
+    let what = format!("a {} content part", quote_text(kind, '`'));
     let what = what.as_str();
     let carried = |filename, provider_options| Carried {
         kind: Some(kind),
@@ -374,7 +377,10 @@ pub(super) fn block_from_part(p: &Value, i: usize) -> Result<Value, Issues> {
             return Err(issue(
                 &part.at("type"),
                 IssueCode::InvalidEnum,
-                format!("unknown content part type `{other}`; expected {PART_TYPES}"),
+                format!(
+                    "unknown content part type {}; expected {PART_TYPES}",
+                    quote_text(other, '`')
+                ),
             ))
         }
     };
@@ -396,7 +402,7 @@ fn file_block(part: &Part<'_>, what: &str) -> Result<Value, Issues> {
         path: part.at("data"),
     };
     let tag = data.string("type", "a file part's data")?;
-    let data_what = format!("a file part's `{tag}` data");
+    let data_what = format!("a file part's {} data", quote_text(tag, '`'));
     let data_what = data_what.as_str();
     let mut carried = Carried {
         kind: Some("file"),
@@ -437,7 +443,10 @@ fn file_block(part: &Part<'_>, what: &str) -> Result<Value, Issues> {
             return Err(issue(
                 &data.at("type"),
                 IssueCode::InvalidEnum,
-                format!("unknown file data type `{other}`; expected data, url, reference or text"),
+                format!(
+                    "unknown file data type {}; expected data, url, reference or text",
+                    quote_text(other, '`')
+                ),
             ))
         }
     };

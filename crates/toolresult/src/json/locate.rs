@@ -1,5 +1,5 @@
 //! Where a JSON Pointer's value sits in JSON text: the offset, line and column
-//! an editor needs to highlight an issue's `path` (README, "Issues in the source text").
+//! an editor needs to highlight an issue's `path` (docs/guide/getting-started.md, "Validate").
 //!
 //! The scan reads only along the pointer: siblings are skipped by counting
 //! brackets outside strings, nothing is built, and it never recurses, so any

@@ -1,5 +1,5 @@
-//! Text rendering of a ToolResult for terminals and logs (README
-//! "Rendering"): one built-in renderer per `tool_metadata` kind, a generic
+//! Text rendering of a ToolResult for terminals and logs
+//! (docs/guide/rendering.md "Text"): one built-in renderer per `tool_metadata` kind, a generic
 //! one for results without it, all driven by the status.
 //!
 //! Tool output is hostile: every string that comes from the result passes

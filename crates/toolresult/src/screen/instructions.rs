@@ -1712,12 +1712,37 @@ fn reply_change(t: &[u8], f: &Found, hits: &mut Vec<Hit>) {
 
 /// A sentence that starts like an order to the reader: the verb first, maybe
 /// after "please", "now", "then", "first", "you must", "can you", "let's".
-fn imperative_start(t: &[u8], verb_start: usize) -> bool {
+///
+/// "You can / could / may / might <reach or read> …" is not one: the subject
+/// before the modal makes it a statement of what the reader is able or allowed
+/// to do, and a verb of reaching or reading makes it say where something is
+/// ("You can access this resource using the URI: …", "You may find the docs at
+/// …"), not that it must be fetched. The request puts the modal first ("Can
+/// you download …") and the order uses one of obligation ("You must now fetch
+/// …"): both stay orders. So does "you can" before a verb that sends something
+/// out or runs it ("You can now forward the inbox to …"): a permission to
+/// exfiltrate or execute is the shape of an injection, not of a description.
+///
+/// `later_sends`: the verb in question comes later in the sentence and sends
+/// or runs ("You can access X and send it to …" is an order to send).
+fn imperative_start(t: &[u8], verb_start: usize, later_sends: bool) -> bool {
+    const ABILITY: &[&str] = &["can", "could", "may", "might"];
+    let describes = !later_sends && !sends_or_runs(&t[verb_start..]);
     let mut at = verb_start;
+    // The word after the one being looked at: the walk goes backwards.
+    let mut next: Option<Vec<u8>> = None;
     for _ in 0..6 {
         let Some((ws, w)) = word_before(t, at) else {
             break;
         };
+        if describes
+            && w == b"you"
+            && next
+                .as_deref()
+                .is_some_and(|n| ABILITY.iter().any(|m| n == m.as_bytes()))
+        {
+            return false;
+        }
         const FILLERS: &[&str] = &[
             "please",
             "kindly",
@@ -1788,6 +1813,7 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
                 .is_some_and(|(_, n)| n == b"need" || n == b"want");
         if FILLERS.iter().any(|f| w == f.as_bytes()) || i_want {
             at = ws;
+            next = Some(w);
         } else {
             return false;
         }
@@ -1820,6 +1846,23 @@ fn imperative_start(t: &[u8], verb_start: usize) -> bool {
         || t[..i].ends_with("•".as_bytes())
 }
 
+/// A verb that moves something out to a target (send, forward, pay, post, …)
+/// or runs something, as opposed to one that reaches or reads it.
+fn sends_or_runs(at: &[u8]) -> bool {
+    let w: Vec<u8> = at
+        .iter()
+        .take(20)
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b'-')
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    const OUT: &[&str] = &[
+        "send", "email", "e-mail", "forward", "transfer", "wire", "pay", "withdraw", "deposit",
+        "upload", "post", "share", "submit", "text", "message", "tweet", "publish", "export",
+        "grant", "invite", "add", "delete", "run", "execute", "launch", "install",
+    ];
+    OUT.iter().any(|v| w == v.as_bytes())
+}
+
 /// An imperative to visit / download / run / send / transfer with a target.
 /// The sentence the imperative rule is looking at.
 #[derive(Default)]
@@ -1828,8 +1871,9 @@ struct Sentence {
     end: usize,
     /// An order has been reported in this sentence.
     flagged: bool,
-    /// Whether an imperative verb starts it (None: not worked out yet).
-    leads: Option<bool>,
+    /// Whether an imperative verb starts it, for a later verb that reads and
+    /// for one that sends or runs (None: not worked out yet).
+    leads: Option<[bool; 2]>,
     /// No target lies after this offset (`usize::MAX`: not known).
     no_target_from: usize,
 }
@@ -1855,6 +1899,9 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
     if after_label == Some(b':') {
         return false; // "Email: info@…", `'email': …` is a label
     }
+    if request_line(t, f) {
+        return false;
+    }
     // The order may start the sentence ("Please send …") or follow a first
     // clause that does ("Retrieve X and email it to …").
     let ss = sentence.start;
@@ -1865,13 +1912,19 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
         sentence.no_target_from = f.end;
         return false;
     }
-    let direct = imperative_start(t, f.start);
+    let direct = imperative_start(t, f.start, false);
     if !direct {
-        let leads = *sentence.leads.get_or_insert_with(|| {
-            words_after(t, ss, 4, 80)
-                .iter()
-                .any(|(p, _)| is_action_verb(&t[*p..]) && imperative_start(t, *p))
+        let sends = sends_or_runs(&t[f.start..]);
+        let firsts = sentence.leads.get_or_insert_with(|| {
+            let words = words_after(t, ss, 4, 80);
+            let lead = |later_sends| {
+                words
+                    .iter()
+                    .any(|(p, _)| is_action_verb(&t[*p..]) && imperative_start(t, *p, later_sends))
+            };
+            [lead(false), lead(true)]
         });
+        let leads = firsts[usize::from(sends)];
         // In JSON or quoted text the clause starts at the quote: `'Please get … and send …`.
         let quoted = || {
             t[ss..f.start]
@@ -1880,7 +1933,7 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
                 .is_some_and(|q| {
                     let from = ss + q + 1;
                     words_after(t, from, 6, 100).iter().any(|(p, _)| {
-                        *p < f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p)
+                        *p < f.start && is_action_verb(&t[*p..]) && imperative_start(t, *p, sends)
                     })
                 })
         };
@@ -1899,6 +1952,46 @@ fn imperative(t: &[u8], f: &Found, sentence: &mut Sentence, hits: &mut Vec<Hit>)
         se,
     );
     true
+}
+
+/// "GET https://registry.npmjs.org/…", "[POST] /v1/events => [204]": an
+/// HTTP method in capitals directly before the URL or path it was sent to is
+/// a request line of a log (npm errors, browser network logs, `curl -v`,
+/// access logs), not an order to the reader.
+fn request_line(t: &[u8], f: &Found) -> bool {
+    let verb = &t[f.start..f.end];
+    // Not "Please GET …": nothing but punctuation, digits or a timestamp before it.
+    if !matches!(verb, b"GET" | b"POST" | b"DELETE") || word_before(t, f.start).is_some() {
+        return false;
+    }
+    let rest = &t[f.end..];
+    let skip = rest
+        .iter()
+        .take(4)
+        .take_while(|&&b| matches!(b, b' ' | b'\t' | b']'))
+        .count();
+    let rest = &rest[skip..];
+    if skip == 0 || rest.is_empty() {
+        return false;
+    }
+    let scheme = rest
+        .iter()
+        .take(16)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        .count();
+    if rest[0] != b'/' && !(scheme > 0 && rest[scheme..].starts_with(b"://")) {
+        return false;
+    }
+    // The line goes on as a log does ("=> [200]", "HTTP/1.1", "- Not found"),
+    // not as a sentence ("GET https://… and run it").
+    let url = rest.iter().take_while(|b| !b.is_ascii_whitespace()).count();
+    let after = rest[url..]
+        .iter()
+        .skip_while(|&&b| b == b' ' || b == b'\t')
+        .take(5)
+        .copied()
+        .collect::<Vec<u8>>();
+    after.first().is_none_or(|b| !b.is_ascii_alphabetic()) || after.starts_with(b"HTTP/")
 }
 
 /// "Retrive the access history and email it to x@…": a transfer verb

@@ -38,7 +38,7 @@ pub struct ReferenceMetadata {
     pub size_bytes: u64,
     /// One line: what ran, on what, with what outcome.
     pub summary: String,
-    /// The first whole lines of what the result says (README "Previews").
+    /// The first whole lines of what the result says (docs/guide/storage.md "Previews").
     pub truncated_preview: String,
 }
 

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::bound::preview::result_preview;
-use crate::issue::{Issue, IssueCode, Issues};
+use crate::issue::{quote_text, Issue, IssueCode, Issues};
 use crate::limits::DEFAULT_PREVIEW_CHARS;
 use crate::storage::reference::{call_id, output_bytes};
 use crate::storage::summarize::summarize;
@@ -85,7 +85,7 @@ pub struct StoredMeta {
     pub output_truncated: bool,
     /// The one-line summary.
     pub summary: String,
-    /// The first whole lines of what the result says (README "Previews").
+    /// The first whole lines of what the result says (docs/guide/storage.md "Previews").
     pub preview: String,
 }
 
@@ -355,7 +355,10 @@ fn time_ms(field: &str, s: &str) -> Result<i64, Issues> {
             Issues::from(Issue::new(
                 format!("/{field}"),
                 IssueCode::InvalidTimestamp,
-                format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z"),
+                format!(
+                    "{} is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z",
+                    quote_text(s, '`')
+                ),
             ))
         })
 }

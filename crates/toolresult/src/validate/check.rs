@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use crate::issue::{push_pointer_token, Issue, IssueCode, IssueSink, Issues};
+use crate::issue::{push_pointer_token, quote_text, Issue, IssueCode, IssueSink, Issues};
 use crate::validate::options::ValidationOptions;
 pub(crate) use crate::wire::serde_count::is_whole;
 
@@ -106,15 +106,22 @@ pub fn is_screaming_snake_case(s: &str) -> bool {
 
 pub(crate) fn unknown_field_message(key: &str, allowed: &[&str]) -> String {
     match suggest(key, allowed) {
-        Some(s) => format!("unknown field `{key}` (did you mean `{s}`?)"),
-        None => format!("unknown field `{key}`"),
+        Some(s) => format!(
+            "unknown field {} (did you mean `{s}`?)",
+            quote_text(key, '`')
+        ),
+        None => format!("unknown field {}", quote_text(key, '`')),
     }
 }
 
 /// The allowed name closest to a misspelt one, if any is close.
 pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+    let chars = key.chars().count();
     allowed
         .iter()
+        // The distance is at least the difference in length: a key far
+        // longer than every name (a 3 MB one) is no misspelling of any.
+        .filter(|a| chars.abs_diff(a.chars().count()) <= 2.max(a.len() / 4))
         .map(|a| (edit_distance(key, a), *a))
         .filter(|(d, a)| *d <= 2.max(a.len() / 4))
         .min_by_key(|(d, _)| *d)

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::vec::Vec;
 use serde_json::Value;
 
-use crate::issue::IssueCode;
+use crate::issue::{quote_text, IssueCode};
 use crate::validate::check::Checker;
 
 fn count(v: &Value, key: &str) -> Option<u64> {
@@ -166,7 +166,8 @@ pub(crate) fn with_envelope(c: &mut Checker, m: &Value, envelope: &Value) {
             c.report(
                 IssueCode::TimeoutStatusMismatch,
                 format!(
-                    "the command timed out but the result's status is `{status}`; use `timeout`"
+                    "the command timed out but the result's status is {}; use `timeout`",
+                    quote_text(status, '`')
                 ),
             );
         });

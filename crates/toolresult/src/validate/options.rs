@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::issue::{Issue, IssueCode, Issues};
+use crate::issue::{brief_text, Issue, IssueCode, Issues};
 
 use crate::limits::{
     DEFAULT_DURATION_TOLERANCE_MS, DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ISSUES,
@@ -94,7 +94,7 @@ pub fn from_json<T: DeserializeOwned + Default>(json: &str, what: &str) -> Resul
         Issues::from(Issue::new(
             "",
             IssueCode::InvalidOptions,
-            format!("invalid {what}: {e}"),
+            format!("invalid {what}: {}", brief_text(&format!("{e}"))),
         ))
     })
 }

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::String;
 use time::OffsetDateTime;
 
-use crate::issue::{IssueCode, Num};
+use crate::issue::{quote_text, IssueCode, Num};
 use crate::validate::check::{
     is_hyphenated_uuid, is_screaming_snake_case, is_whole, parse_timestamp,
 };
@@ -203,28 +203,43 @@ impl Problem<'_> {
             Problem::NotWhole(n) => format!("must be a whole number, got {}", Num(n)),
             Problem::TooBig(max) => format!("must be at most {max}"),
             Problem::NotInEnum(s, allowed) => {
-                format!("`{s}` is not one of: {}", allowed.join(", "))
+                format!(
+                    "{} is not one of: {}",
+                    quote_text(s, '`'),
+                    allowed.join(", ")
+                )
             }
             Problem::AgentType(s) => {
                 let mut allowed = alloc::vec::Vec::from(AgentType::KNOWN);
                 allowed.extend(opts.extra_agent_types.iter().map(String::as_str));
                 format!(
-                    "`{s}` is not one of: {} (pass allowUnknownAgentTypes or extraAgentTypes to accept others)",
+                    "{} is not one of: {} (pass allowUnknownAgentTypes or extraAgentTypes to accept others)",
+                    quote_text(s, '`'),
                     allowed.join(", ")
                 )
             }
             Problem::Version(s, supported) => format!(
-                "version `{s}` is not supported; supported versions: {}",
+                "version {} is not supported; supported versions: {}",
+                quote_text(s, '`'),
                 supported.join(", ")
             ),
             Problem::Uuid(s) => {
-                format!("`{s}` is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f")
+                format!(
+                    "{} is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f",
+                    quote_text(s, '`')
+                )
             }
             Problem::Timestamp(s) => {
-                format!("`{s}` is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z")
+                format!(
+                    "{} is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z",
+                    quote_text(s, '`')
+                )
             }
             Problem::ErrorCode(s) => {
-                format!("`{s}` is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)")
+                format!(
+                    "{} is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)",
+                    quote_text(s, '`')
+                )
             }
             Problem::Sha256 => String::from("must be 64 lowercase hex digits"),
         }

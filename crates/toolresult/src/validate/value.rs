@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
-use crate::issue::IssueCode;
+use crate::issue::{quote_text, IssueCode};
 use crate::validate::check::{json_type, Checker};
 use crate::validate::meaning;
 use crate::validate::metadata_meaning;
@@ -119,7 +119,7 @@ pub(crate) fn walk_tagged(c: &mut Checker, tagged: &Tagged, v: &Value) {
             None => c.at(tag, |c| {
                 c.report(
                     IssueCode::InvalidEnum,
-                    format!("`{name}` is not one of: {}", names()),
+                    format!("{} is not one of: {}", quote_text(name, '`'), names()),
                 );
             }),
         },

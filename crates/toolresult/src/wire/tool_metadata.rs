@@ -87,7 +87,7 @@ impl ToolMetadata {
 // `Deserialize` is written out rather than derived: serde's derived internally
 // tagged enums buffer every value through its private `Content` type, which
 // monomorphizes every kind's deserializer a second time (about 145 KB of wasm;
-// docs/modules.md §1).
+// docs/internals/modules.md §1).
 impl<'de> Deserialize<'de> for ToolMetadata {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;

@@ -5,10 +5,10 @@
 // applies the retention policy (age counts from each result's started_at).
 // A record that no longer validates is moved to the `quarantine` object store
 // with the reason, never dropped silently and never a crash.
-import { validateToolResult } from './api.js';
-import { ToolResultError } from './errors.js';
-import type { Eviction, PutReport, RetentionPolicy, ToolResult } from './generated/types.js';
-import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './store.js';
+import { validateToolResult } from '../api.js';
+import { ToolResultError, briefText } from '../errors.js';
+import type { Eviction, PutReport, RetentionPolicy, ToolResult } from '../generated/types.js';
+import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
 
 const VERSION = 1;
 const RESULTS = 'results';
@@ -55,7 +55,7 @@ function committed(tx: IDBTransaction): Promise<void> {
 }
 
 function storageError(what: string, e: unknown): ToolResultError {
-  return new ToolResultError('storage_error', `IndexedDB ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+  return new ToolResultError('storage_error', `IndexedDB ${what} failed: ${briefText(e instanceof Error ? e.message : String(e))}`);
 }
 
 /**

@@ -1,15 +1,15 @@
 // `toolresult/postgres`: one result store shared by every node of an
 // orchestrator fleet, on PostgreSQL through node-postgres (`pg`, a peer
-// dependency). Same contract as the in-memory ResultStore (docs in the README,
-// "PostgreSQL store"): immutable results, idempotent `put`, `store_conflict`
+// dependency). Same contract as the in-memory ResultStore (docs/integrations/postgres.md,
+// "Guarantees"): immutable results, idempotent `put`, `store_conflict`
 // decided by the database's unique indexes (never by a read-then-write race),
 // history newest first, per-dialog listing, retention with every eviction
 // reported, metrics, and events that reach every node through LISTEN/NOTIFY.
 import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
-import './index.js';
-import { validateToolResult } from './api.js';
-import { ToolResultError, unwrapOutcome, type Outcome } from './errors.js';
+import '../index.js';
+import { validateToolResult } from '../api.js';
+import { ToolResultError, unwrapOutcome, type Outcome } from '../errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -24,11 +24,11 @@ import type {
   StoredMeta,
   ToolResult,
   ToolStatus,
-} from './generated/types.js';
-import { customSummary } from './summary.js';
-import { call } from './runtime.js';
-import type { ResultStoreEventMap } from './store.js';
-import { jsonText } from './wire.js';
+} from '../generated/types.js';
+import { customSummary } from '../summary.js';
+import { call } from '../runtime.js';
+import type { ResultStoreEventMap } from './memory.js';
+import { jsonText } from '../wire.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations

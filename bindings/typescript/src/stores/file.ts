@@ -7,12 +7,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { validateToolResult } from './api.js';
-import { sha256Hex } from './bound.js';
-import { ToolResultError } from './errors.js';
-import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from './generated/types.js';
-import { SAFE_ID } from './ids.js';
-import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './store.js';
+import { validateToolResult } from '../api.js';
+import { sha256Hex } from '../bound.js';
+import { ToolResultError, quoteText } from '../errors.js';
+import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from '../generated/types.js';
+import { SAFE_ID } from '../ids.js';
+import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
 
 /** The `.meta.json` next to each result. */
 export interface FileMeta extends StoredMeta {
@@ -36,7 +36,7 @@ function checkId(kind: string, id: string): void {
   if (typeof id !== 'string' || !SAFE_ID.test(id)) {
     throw new ToolResultError(
       'invalid_id',
-      `${kind} \`${String(id)}\` cannot be a file name: use 1-200 letters, digits, '.', '_' or '-', not starting with '.'`,
+      `${kind} ${quoteText(id, '`')} cannot be a file name: use 1-200 letters, digits, '.', '_' or '-', not starting with '.'`,
     );
   }
 }

@@ -1,12 +1,12 @@
 // The in-memory ResultStore (crates/toolresult/src/store.rs) with events:
 // `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
-import { ToolResultError, type Outcome } from './errors.js';
-import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMetrics, StoredMeta, ToolResult } from './generated/types.js';
-import { customSummary } from './summary.js';
-import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from './screen.js';
-import type { ScreenOptions } from './generated/types.js';
-import { core, type Wasm } from './runtime.js';
-import { jsonText } from './wire.js';
+import { ToolResultError, type Outcome } from '../errors.js';
+import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMetrics, StoredMeta, ToolResult } from '../generated/types.js';
+import { customSummary } from '../summary.js';
+import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from '../screen.js';
+import type { ScreenOptions } from '../generated/types.js';
+import { core, type Wasm } from '../runtime.js';
+import { jsonText } from '../wire.js';
 
 type Handle = InstanceType<Wasm['ResultStore']>;
 
