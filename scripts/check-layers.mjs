@@ -184,6 +184,32 @@ export function tsGraph(dir) {
   return graph;
 }
 
+// ---------------------------------------------------------------- adapters
+
+/**
+ * The adapters' rules (docs/internals/layout.md): the package core never
+ * imports a framework adapter (`adapters/`), an adapter imports no other
+ * framework's adapter (its own entry files, e.g. `ai-node.ts` → `ai.ts`, and
+ * the shared module `adapters/shared/` only), and the shared module imports
+ * no adapter.
+ */
+export function adapterViolations(graph) {
+  const framework = (file) => file.slice('adapters/'.length).replace(/\.ts$/, '');
+  const sameFramework = (a, b) => a === b || a.startsWith(`${b}-`) || b.startsWith(`${a}-`);
+  const out = [];
+  for (const [from, edges] of graph) {
+    for (const to of edges) {
+      if (!to.startsWith('adapters/')) continue;
+      const shared = to.startsWith('adapters/shared/');
+      if (!from.startsWith('adapters/')) out.push(`the core imports an adapter: ${from} -> ${to}`);
+      else if (from.startsWith('adapters/shared/')) {
+        if (!shared) out.push(`the adapters' shared module imports an adapter: ${from} -> ${to}`);
+      } else if (!shared && !sameFramework(framework(from), framework(to))) out.push(`an adapter imports another framework's adapter: ${from} -> ${to}`);
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- main
 
 export function checkTree() {
@@ -205,6 +231,7 @@ export function checkTree() {
   }
   const ts = tsGraph(join(ROOT, 'bindings/typescript/src'));
   for (const cycle of findCycles(ts)) problems.push(`TypeScript: import cycle ${cycle.join(' <-> ')}`);
+  for (const v of adapterViolations(ts)) problems.push(`TypeScript: ${v}`);
   return problems;
 }
 
@@ -212,5 +239,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = checkTree();
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
-  console.log('layers: no import cycles in Rust or TypeScript; the core uses only earlier layers');
+  console.log(
+    'layers: no import cycles in Rust or TypeScript; the core uses only earlier layers and no adapter; adapters import only their own files and the shared module',
+  );
 }

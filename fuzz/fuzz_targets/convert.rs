@@ -35,13 +35,13 @@ fuzz_target!(|data: &[u8]| {
         timestamp: None,
         now: Some("2026-11-22T10:00:00Z".into()),
     };
-    if let Ok(n) = migrate::normalize(&input, &mctx) {
+    if let Ok(n) = migrate::normalize_agent_result(&input, &mctx) {
         let text = n.value.to_string();
         assert!(
             validate_agent_result(&text, &opts).is_empty(),
             "normalize gave an invalid AgentResult: {text}"
         );
-        let again = migrate::normalize(&n.value, &mctx).expect("normalizing an AgentResult works");
+        let again = migrate::normalize_agent_result(&n.value, &mctx).expect("normalizing an AgentResult works");
         assert_eq!(again.value, n.value, "normalize is idempotent");
     }
 

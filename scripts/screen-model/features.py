@@ -25,6 +25,9 @@ MAX_SEGMENT = 256
 # A longer word (base64, a hash, CJK without spaces) is one token, no n-grams.
 MAX_WORD = 64
 LONG_WORD = b"\x01"
+# A window's vector is divided by sqrt(max(features, MIN_FEATURES)): a window
+# of a few words cannot score on one or two strong features.
+MIN_FEATURES = int(__import__("os").environ.get("SCREEN_MODEL_MIN", "48"))
 
 
 def fnv(h, data):

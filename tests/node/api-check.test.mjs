@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkgDir = path.join(root, 'bindings', 'typescript');
 const apiDir = path.join(root, 'api');
-const SUBPATHS = ['otel', 'mcp', 'react'];
+const SUBPATHS = ['otel', 'mcp'];
 let work;
 let pkg;
 let reports;
@@ -37,7 +37,7 @@ function apiCheck(...args) {
 before(() => {
   work = mkdtempSync(path.join(tmpdir(), 'toolresult-api-check-'));
   // The package as published, declarations only, its dependencies' types from the workspace;
-  // three of its subpath exports, each with its committed report, keep the probe quick
+  // two of its subpath exports, each with its committed report, keep the probe quick
   // (`npm test` checks them all). toolresult/mcp has a browser condition besides.
   pkg = path.join(work, 'package');
   mkdirSync(pkg);

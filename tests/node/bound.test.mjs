@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { toolresult } from './helpers.mjs';
 
-const { ToolResultError, capLines, preview, sha256Hex, truncateOutput } = toolresult;
+const { ToolResultError, capLines, previewText, sha256Hex, truncateOutput } = toolresult;
 const nodeSha = (x) => createHash('sha256').update(x).digest('hex');
 const utf8Len = (s) => Buffer.byteLength(s, 'utf8');
 const safeJson = fc
@@ -177,7 +177,7 @@ test('previews keep whole lines within maxChars', () => {
       fc.integer({ min: 1, max: 300 }),
       (lines, maxChars) => {
         const text = lines.join('\n');
-        const r = preview(text, { maxChars });
+        const r = previewText(text, { maxChars });
         assert.ok([...r.text].length <= maxChars);
         const firstLine = text.split('\n')[0];
         if (!r.truncated) assert.equal(r.text, text);
@@ -190,8 +190,8 @@ test('previews keep whole lines within maxChars', () => {
     ),
     { numRuns: 500 },
   );
-  assert.deepEqual(preview('one\ntwo\nthree\n', { maxChars: 9 }), { text: 'one\ntwo\n', truncated: true });
-  assert.equal(preview('x'.repeat(1000)).text.length, 500);
+  assert.deepEqual(previewText('one\ntwo\nthree\n', { maxChars: 9 }), { text: 'one\ntwo\n', truncated: true });
+  assert.equal(previewText('x'.repeat(1000)).text.length, 500);
 });
 
 test('JSON truncation of hostile values: a typed error for what is not JSON data, and the module keeps working', () => {

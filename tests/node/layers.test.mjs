@@ -3,7 +3,7 @@
 // finds what it is meant to find.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkTree, declaredLayers, findCycles, layerViolations, rustGraph } from '../../scripts/check-layers.mjs';
+import { adapterViolations, checkTree, declaredLayers, findCycles, layerViolations, rustGraph } from '../../scripts/check-layers.mjs';
 
 test('the Rust crates and the TypeScript package have no import cycle, and the core keeps its layer order', () => {
   assert.deepEqual(checkTree(), []);
@@ -52,4 +52,20 @@ test('the layer list comes from the crate doc, and a use of a later layer is rep
     ['wire::status', new Set(['json'])],
   ]);
   assert.deepEqual(layerViolations(graph, layers), ['issue -> json']);
+});
+
+test('the core importing an adapter, an adapter importing another framework, and the shared module importing an adapter are found', () => {
+  const graph = new Map([
+    ['dom.ts', new Set(['adapters/ai.ts'])],
+    ['adapters/langchain.ts', new Set(['adapters/ai.ts', 'adapters/shared/run.ts', 'api.ts'])],
+    ['adapters/shared/run.ts', new Set(['adapters/mcp.ts'])],
+    ['adapters/openai-agents-node.ts', new Set(['adapters/openai-agents.ts', 'index.ts'])],
+    ['adapters/react-web.ts', new Set(['adapters/react.ts'])],
+    ['adapters/mastra.ts', new Set(['adapters/shared/model-output.ts'])],
+  ]);
+  assert.deepEqual(adapterViolations(graph), [
+    'the core imports an adapter: dom.ts -> adapters/ai.ts',
+    "an adapter imports another framework's adapter: adapters/langchain.ts -> adapters/ai.ts",
+    "the adapters' shared module imports an adapter: adapters/shared/run.ts -> adapters/mcp.ts",
+  ]);
 });

@@ -17,7 +17,7 @@ const {
   getToolResultTool,
   compileSchema,
   pageableText,
-  readToolResult,
+  pageToolResult,
   ResultStore,
   sha256Hex,
   ToolResultError,
@@ -43,7 +43,7 @@ function readAll(result, first, budget) {
   const texts = [];
   let request = first;
   for (let i = 0; i < 100_000; i++) {
-    const answer = readToolResult(result, request, budget);
+    const answer = pageToolResult(result, request, budget);
     assert.ok(
       within(answer, budget),
       `answer of ${chars(JSON.stringify(answer))} chars, ${Buffer.byteLength(JSON.stringify(answer))} bytes over ${JSON.stringify(budget)}`,
@@ -96,7 +96,7 @@ test('a 3,000-line output pages through in order, each answer within the default
 
 test('a pattern returns only matching lines with their numbers and context', () => {
   const result = make(pytest);
-  const a = readToolResult(result, { tool_call_id: 'x', pattern: 'FAILED|test_2401\\.py' });
+  const a = pageToolResult(result, { tool_call_id: 'x', pattern: 'FAILED|test_2401\\.py' });
   assert.equal(a.page.kind, 'matches');
   assert.equal(a.page.matches.total, 2);
   const lines = pytest.split('\n');
@@ -108,7 +108,7 @@ test('a pattern returns only matching lines with their numbers and context', () 
     assert.equal(/FAILED|test_2401\.py/.test(m[3]), m[2] === ':', l);
   }
   assert.equal(a.page.complete, true);
-  const ci = readToolResult(result, { tool_call_id: 'x', pattern: 'assertionerror', ignore_case: true, context: 0 });
+  const ci = pageToolResult(result, { tool_call_id: 'x', pattern: 'assertionerror', ignore_case: true, context: 0 });
   assert.equal(ci.page.text, `2401:${lines[2400]}`);
   // Many matches page with next.
   const many = readAll(result, { tool_call_id: 'x', pattern: 'PASSED', context: 0 }, { maxChars: 3000 });
@@ -128,9 +128,9 @@ test('a pattern returns only matching lines with their numbers and context', () 
 test('a pointer returns exactly that member of a JSON output', () => {
   const output = { items: Array.from({ length: 500 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a/b', 'c~d'] })), meta: { 'a/b': { 'c~d': 7 } } };
   const result = make(output);
-  assert.deepEqual(JSON.parse(readToolResult(result, { tool_call_id: 'x', path: '/items/42' }).page.text), output.items[42]);
-  assert.equal(readToolResult(result, { tool_call_id: 'x', path: '/meta/a~1b/c~0d' }).page.text, '7');
-  assert.equal(readToolResult(result, { tool_call_id: 'x', path: '/items/3/name' }).page.text, 'item 3');
+  assert.deepEqual(JSON.parse(pageToolResult(result, { tool_call_id: 'x', path: '/items/42' }).page.text), output.items[42]);
+  assert.equal(pageToolResult(result, { tool_call_id: 'x', path: '/meta/a~1b/c~0d' }).page.text, '7');
+  assert.equal(pageToolResult(result, { tool_call_id: 'x', path: '/items/3/name' }).page.text, 'item 3');
   // A member too big for one answer pages like any text, the pointer kept in `next`.
   const pages = readAll(result, { tool_call_id: 'x', path: '/items', offset: 1 }, { maxChars: 4000 });
   assert.deepEqual(JSON.parse(pages.join('')), output.items);
@@ -153,7 +153,7 @@ test('requests outside the result get a clear answer, never a throw', () => {
     [text, { limit: 'x' }, /limit must be a whole number/],
   ];
   for (const [result, args, why] of cases) {
-    const a = readToolResult(result, { tool_call_id: 'x', ...args });
+    const a = pageToolResult(result, { tool_call_id: 'x', ...args });
     assert.ok(a.invalid, JSON.stringify(a).slice(0, 200));
     assert.match(a.invalid.error, why);
   }
@@ -163,7 +163,7 @@ test('requests outside the result get a clear answer, never a throw', () => {
   );
   // A pattern that backtracks exponentially in JavaScript runs in linear time here.
   const hostile = make(`${'a'.repeat(30_000)}!`);
-  assert.match(readToolResult(hostile, { tool_call_id: 'x', pattern: '^(a+)+$' }).invalid.error, /no line matches/);
+  assert.match(pageToolResult(hostile, { tool_call_id: 'x', pattern: '^(a+)+$' }).invalid.error, /no line matches/);
 });
 
 test('a store that answers with a promise (PostgreSQL) gets a promise back', async () => {
@@ -252,7 +252,7 @@ test('properties: a JSON Pointer returns exactly the member it names; one that n
           at = at[k];
         } else break;
       }
-      const answer = readToolResult(result, { tool_call_id: 'p', path: pointer }, { maxChars: 1_000_000 });
+      const answer = pageToolResult(result, { tool_call_id: 'p', path: pointer }, { maxChars: 1_000_000 });
       assert.ok(answer.page, JSON.stringify(answer).slice(0, 300));
       assert.equal(answer.page.kind, 'member');
       assert.equal(answer.page.path, pointer);
@@ -261,7 +261,7 @@ test('properties: a JSON Pointer returns exactly the member it names; one that n
       assert.equal(answer.page.sha256, sha256Hex(pageableText(result)));
       // One step further names nothing: a key the member lacks, an index past its end, or inside a scalar.
       const missing = Array.isArray(at) ? `/${at.length}` : at !== null && typeof at === 'object' ? `/${segment(`${Object.keys(at).join('')}_none`)}` : '/0';
-      const none = readToolResult(result, { tool_call_id: 'p', path: pointer + missing });
+      const none = pageToolResult(result, { tool_call_id: 'p', path: pointer + missing });
       assert.ok(none.invalid, JSON.stringify(none).slice(0, 300));
       assert.match(none.invalid.error, /does not resolve/);
     }),
@@ -294,12 +294,12 @@ test('properties: a literal pattern returns only the matching lines, each once, 
         const first = { tool_call_id: 'p', pattern: literal(find), ...(context === undefined ? {} : { context }) };
         const expected = lines.flatMap((l, i) => (l.includes(find) ? [i + 1] : []));
         if (expected.length === 0) {
-          const none = readToolResult(result, first, { maxChars });
+          const none = pageToolResult(result, first, { maxChars });
           assert.ok(none.invalid, JSON.stringify(none).slice(0, 300));
           assert.match(none.invalid.error, /no line matches/);
           return;
         }
-        const firstAnswer = readToolResult(result, first, { maxChars });
+        const firstAnswer = pageToolResult(result, first, { maxChars });
         assert.equal(firstAnswer.page.kind, 'matches');
         assert.equal(firstAnswer.page.matches.total, expected.length);
         const shown = [];

@@ -88,6 +88,7 @@ test('arethetypeswrong finds no problem in any entry point; publint has no warni
     './claude-agent-sdk',
     './mastra',
     './genkit',
+    './adk',
     './react',
     './style.css',
   ])
@@ -133,6 +134,10 @@ if (trMastra.toolResultProcessor().id !== 'toolresult' || Object.keys(trMastra.w
 // toolresult/genkit loads without genkit (its middleware is a plain object).
 const trGenkit = require('toolresult/genkit');
 if (typeof trGenkit.toolResultMiddleware().__def.instantiate({}).tool !== 'function') throw new Error('toolresult/genkit from CommonJS');
+// toolresult/adk loads without @google/adk; the plugin (a subclass of ADK's BasePlugin) says what is missing.
+let adkMissing;
+try { require('toolresult/adk').toolResultPlugin(); } catch (e) { adkMissing = e.code; }
+if (adkMissing !== 'missing_dependency') throw new Error('toolresult/adk from CommonJS');
 // toolresult/mcp loads without either MCP SDK major installed (its types are structural).
 let mcpPeer = true;
 try { require.resolve('@modelcontextprotocol/sdk/package.json'); } catch { mcpPeer = false; }
@@ -206,6 +211,11 @@ if (typeof toolResultProcessor().processToolResult !== 'function' || typeof wrap
 // toolresult/genkit loads without genkit.
 import { toolResultMiddleware as genkitMiddleware } from 'toolresult/genkit';
 if (!genkitMiddleware().name.startsWith('toolresult')) throw new Error('toolresult/genkit from ESM');
+// toolresult/adk loads without @google/adk (its ES-module face imports ADK only when installed).
+import { toolResultPlugin as adkPlugin } from 'toolresult/adk';
+let adkMissing;
+try { adkPlugin(); } catch (e) { adkMissing = e.code; }
+if (adkMissing !== 'missing_dependency') throw new Error('toolresult/adk from ESM');
 const aiTools = withToolResults({ echo: { inputSchema: {}, execute: async (input) => input.text } });
 const aiOut = await aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'e1' });
 const aiModel = await aiTools.echo.toModelOutput({ toolCallId: 'e1', input: {}, output: aiOut });
@@ -291,6 +301,10 @@ console.log(mastraProcessor.id, mastraTools.echo.description);
 import { toolResultMiddleware as genkitMiddleware, type GenkitMiddlewareRef } from 'toolresult/genkit';
 const genkitRef: GenkitMiddlewareRef = genkitMiddleware({ dialogId: (call) => call.toolCallId || 'd', budget: { maxChars: 4000 }, screen: true });
 console.log(genkitRef.name);
+// toolresult/adk's types need no ADK either (the plugin's ADK shapes are structural).
+import { toolResultPlugin as adkPlugin, type AdkToolResultPlugin } from 'toolresult/adk';
+const adkToolPlugin: AdkToolResultPlugin = adkPlugin({ dialogId: (call) => call.toolContext.sessionId ?? 'd', budget: { maxChars: 4000 }, screen: true });
+console.log(adkToolPlugin.name);
 export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
   // The optional peer dependency a user of toolresult/otel installs.

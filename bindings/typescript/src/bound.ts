@@ -169,8 +169,8 @@ export function capLines(text: string, options: { maxLines?: number; keep?: 'hea
  * points; default 500), never a line cut in the middle. A single first line
  * longer than that is cut at a character and marked `… (line truncated)`.
  */
-export function preview(text: string, options: { maxChars?: number } = {}): { text: string; truncated: boolean } {
+export function previewText(text: string, options: { maxChars?: number } = {}): { text: string; truncated: boolean } {
   const maxChars = limit('maxChars', options.maxChars, DEFAULT_PREVIEW_CHARS);
   checkText(text, 'the text');
-  return JSON.parse(call((w) => w.preview(text, maxChars)));
+  return JSON.parse(call((w) => w.preview_text(text, maxChars)));
 }

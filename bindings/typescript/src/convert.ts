@@ -55,7 +55,7 @@ function normalizeWith(input: unknown, context: MigrationContext | undefined, mo
 }
 
 /**
- * Seed 004's legacy `TaskResult` → AgentResult v1: `output` becomes `result`,
+ * The legacy `TaskResult` → AgentResult v1: `output` becomes `result`,
  * `success` is derived, `errors` become `error` (failure) or `warnings`
  * (success, partial), `partial` becomes a success with a warning, and fields
  * with no home are kept in `result._legacy`. `context` supplies agent_id,

@@ -7,7 +7,7 @@
 // link. Status is text, not colour alone; disclosure, copy and the approval
 // buttons are buttons (keyboard-reachable, aria-expanded). The approval
 // buttons only dispatch events: the host decides.
-import { fromUIToolPart, UI_TOOL_STATES, type UIToolApproval, type UIToolPart, type UIToolState } from './adapters/ai.js';
+import { fromUIToolPart, UI_TOOL_STATES, type UIToolApproval, type UIToolPart, type UIToolState } from './ui-parts.js';
 import { validateToolResult } from './api.js';
 import { ToolResultError } from './errors.js';
 import type { Issue, ToolResult } from './generated/types.js';

@@ -82,7 +82,7 @@ export function formatIssues(issues: readonly Issue[], limit = 20): string {
 }
 
 // ---------------------------------------------------------------------------
-// Values in messages (docs/spec.md §15, issue #44)
+// Values in messages (docs/spec.md §15)
 
 /**
  * Characters of a value a message quotes whole (`MESSAGE_QUOTE_CHARS` in the

@@ -186,7 +186,7 @@ function resolvePointer(value: unknown, pointer: string): { ok: true; value: unk
  * a JSON member), as much of it as fits, with `next` for the rest. A request
  * it cannot serve gets `{ invalid: { error } }`, never a throw.
  */
-export function readToolResult(result: ToolResult, request: ToolResultRequest, budget: ContextBudget = DEFAULT_PAGE_BUDGET): ToolResultAnswer {
+export function pageToolResult(result: ToolResult, request: ToolResultRequest, budget: ContextBudget = DEFAULT_PAGE_BUDGET): ToolResultAnswer {
   const m = measure(budget);
   const id = request.tool_call_id;
   const whole = { found: true as const, result };
@@ -314,7 +314,7 @@ export function readToolResult(result: ToolResult, request: ToolResultRequest, b
     if (shown === 0) {
       // One match line too long for the budget: read it by characters.
       const line = found.lines[0];
-      return readToolResult(result, withPath({ tool_call_id: id, char_offset: starts[line - 1] }), budget);
+      return pageToolResult(result, withPath({ tool_call_id: id, char_offset: starts[line - 1] }), budget);
     }
     page.page.text = out.join('\n');
     page.page.matches.shown = found.lines.filter((n) => n <= lastShown).length;

@@ -4,7 +4,7 @@ import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { call } from './runtime.js';
 import type { ContextBudget } from './budget.js';
-import { DEFAULT_PAGE_BUDGET, readToolResult, type ToolResultAnswer, type ToolResultRequest } from './paging.js';
+import { DEFAULT_PAGE_BUDGET, pageToolResult, type ToolResultAnswer, type ToolResultRequest } from './paging.js';
 import { customSummary } from './summary.js';
 import { toolResultJson } from './wire.js';
 
@@ -26,7 +26,7 @@ export function summarize(result: ToolResult | string): string {
 }
 
 /**
- * Seed 003's reference message for a result stored under `dialog_id`:
+ * The reference message for a result stored under `dialog_id`:
  * `{ tool_call_id, tool_name, status, metadata: { size_bytes, summary,
  * truncated_preview }, result_ref: { storage_type, dialog_id, tool_call_id } }`.
  * The preview is `previewResult(result, { maxChars: previewChars })`.
@@ -59,7 +59,7 @@ export function previewResult(result: ToolResult | string, options: { maxChars?:
   return unwrap<string>(call((w) => w.preview_result(json, chars)));
 }
 
-// prepareHistory (seed 003's preparation, and budgets for any framework's
+// prepareHistory (references for whole results, and budgets for any framework's
 // messages) lives in history/prepare.ts.
 
 /** The `get_tool_result` tool (docs/spec.md §12), ready to offer a model. */
@@ -113,7 +113,7 @@ export interface ToolResultSource {
  * exactly when the store's `getByToolCallId` returns one (PostgreSQL). Every
  * answer fits `budget` (default 8,000 characters of JSON): the whole result
  * when it fits, else the piece asked for with `next` for the rest
- * (`readToolResult`). Bad arguments get an answer that says what would
+ * (`pageToolResult`). Bad arguments get an answer that says what would
  * work, never a throw.
  */
 export function createGetToolResultHandler(
@@ -121,7 +121,7 @@ export function createGetToolResultHandler(
   options: { budget?: ContextBudget } = {},
 ): (args: unknown) => GetToolResultOutput | Promise<GetToolResultOutput> {
   const budget = options.budget ?? DEFAULT_PAGE_BUDGET;
-  readToolResult(probeResult, { tool_call_id: 'probe' }, budget); // checks the budget once, here
+  pageToolResult(probeResult, { tool_call_id: 'probe' }, budget); // checks the budget once, here
   return (args) => {
     const request = (args ?? {}) as ToolResultRequest;
     const id = request.tool_call_id;
@@ -130,7 +130,7 @@ export function createGetToolResultHandler(
     }
     const answer = (result: ToolResult | undefined): GetToolResultOutput =>
       result
-        ? readToolResult(result, request, budget)
+        ? pageToolResult(result, request, budget)
         : {
             found: false,
             message:

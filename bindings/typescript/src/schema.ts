@@ -419,7 +419,7 @@ export class ToolRegistry {
   }
 
   /**
-   * Seed 000's result flow. A `success` result whose output fails its tool's
+   * The result flow (docs/spec.md). A `success` result whose output fails its tool's
    * output schema comes back as `output_validation_failed`, error_code
    * `OUTPUT_VALIDATION_FAILED`, an error message and the issues in
    * `validation_issues` (the output is kept). Other results, and results of

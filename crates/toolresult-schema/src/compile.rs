@@ -281,7 +281,7 @@ fn schema_issue(e: &ValidationError<'_>) -> SchemaIssue {
 /// of the schema) quoted by `quote_json` / `quote_text`, and lists of names
 /// or items cut to what fits in `MESSAGE_QUOTE_CHARS` (docs/spec.md §15): the
 /// engine's own text quotes the whole instance, so a 3 MB string failing
-/// `maxLength` made a 3 MB message (issue #44). Short values read exactly as
+/// `maxLength` made a 3 MB message. Short values read exactly as
 /// the engine writes them. The instance is only read for messages that show
 /// it (it is built from the tape on first use).
 fn message(e: &ValidationError<'_>) -> String {

@@ -252,7 +252,7 @@ impl ToolRegistry {
         }))
     }
 
-    /// Seed 000's result flow: a successful result whose output fails the
+    /// The result flow (docs/spec.md): a successful result whose output fails the
     /// tool's output schema becomes `output_validation_failed` with
     /// `error_code` OUTPUT_VALIDATION_FAILED, an error message and the issues in
     /// `validation_issues`; the output is kept as it was. Results that did not

@@ -111,8 +111,8 @@ pub fn cap_lines(text: &str, max_lines: usize, head_only: bool) -> String {
 
 /// Complete lines within `max_chars`: `{"text":...,"truncated":bool}`.
 #[wasm_bindgen]
-pub fn preview(text: &str, max_chars: usize) -> String {
-    let (text, truncated) = bound::preview(text, max_chars);
+pub fn preview_text(text: &str, max_chars: usize) -> String {
+    let (text, truncated) = bound::preview_text(text, max_chars);
     to_json(&serde_json::json!({ "text": text, "truncated": truncated }))
 }
 

@@ -28,7 +28,7 @@ pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) 
                     "an AgentMessage has type \"result\" and a payload",
                 )))
             }
-            _ => migrate::normalize(&input, &ctx),
+            _ => migrate::normalize_agent_result(&input, &ctx),
         }
     })())
 }

@@ -1,4 +1,4 @@
-use toolresult::{parse_tool_result, result_preview, summarize, to_reference, ValidationOptions};
+use toolresult::{parse_tool_result, summarize, to_reference, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
 use toolresult_wasm_io::reply::outcome;
@@ -9,7 +9,7 @@ pub fn summarize_result(result_json: &str) -> String {
     outcome(parse_tool_result(result_json, &ValidationOptions::default()).map(|r| summarize(&r)))
 }
 
-/// Seed 003's reference for a ToolResult. `summary` is `""` for the built-in one.
+/// The reference for a ToolResult. `summary` is `""` for the built-in one.
 #[wasm_bindgen(js_name = to_reference)]
 pub fn reference_for(
     result_json: &str,
@@ -30,6 +30,6 @@ pub fn reference_for(
 pub fn preview_result(result_json: &str, max_chars: usize) -> String {
     outcome(
         parse_tool_result(result_json, &ValidationOptions::default())
-            .map(|r| result_preview(&r, max_chars)),
+            .map(|r| toolresult::preview_result(&r, max_chars)),
     )
 }

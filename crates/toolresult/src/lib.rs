@@ -68,7 +68,7 @@ pub mod storage;
 pub mod validate;
 pub mod wire;
 
-pub use bound::preview::{result_preview, result_text};
+pub use bound::preview::{preview_result, result_text};
 pub use builder::{create_failure, create_success, Stamp};
 pub use issue::{Issue, IssueCode, IssueLevel, Issues};
 pub use render::language::detect_language;

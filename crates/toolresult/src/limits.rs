@@ -35,5 +35,5 @@ pub const DEFAULT_PREVIEW_CHARS: usize = 500;
 /// Characters of a value a message quotes (docs/spec.md, "Issues"): a value
 /// whose text is longer is quoted by its first this many characters, `…` and
 /// its length (`"aaaa…" (3,000,000 chars)`), so an issue about a 3 MB string
-/// is a few hundred bytes, not 3 MB (issue #44).
+/// is a few hundred bytes, not 3 MB.
 pub const MESSAGE_QUOTE_CHARS: usize = 200;

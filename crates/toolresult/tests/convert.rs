@@ -30,7 +30,7 @@ fn run(case: &Value) -> Result<Value, toolresult::Issues> {
         let n = if from == "task-result" {
             migrate::migrate_task_result(&input, &ctx)
         } else {
-            migrate::normalize(&input, &ctx)
+            migrate::normalize_agent_result(&input, &ctx)
         }?;
         return Ok(n.value);
     }
@@ -207,12 +207,12 @@ fn normalize_is_idempotent_on_the_fixtures() {
         "task-result-extra-fields.json",
         "agent-message-task-result.json",
     ] {
-        let once = migrate::normalize(&read(file), &ctx).unwrap();
-        let twice = migrate::normalize(&once.value, &ctx).unwrap();
+        let once = migrate::normalize_agent_result(&read(file), &ctx).unwrap();
+        let twice = migrate::normalize_agent_result(&once.value, &ctx).unwrap();
         assert_eq!(twice.value, once.value, "{file}");
         assert!(twice.changes.is_empty(), "{file}");
     }
-    let unsupported = migrate::normalize(&json!({"version": "0.9"}), &ctx).unwrap_err();
+    let unsupported = migrate::normalize_agent_result(&json!({"version": "0.9"}), &ctx).unwrap_err();
     assert!(unsupported.0[0]
         .message
         .contains("supported versions: 1.0.0"));

@@ -7,7 +7,7 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::arb_json;
-use toolresult::bound::{cap_lines, preview, sha256_hex, truncate_json, truncate_text};
+use toolresult::bound::{cap_lines, preview_text, sha256_hex, truncate_json, truncate_text};
 use toolresult::limits::MIN_JSON_LIMIT;
 
 proptest! {
@@ -55,7 +55,7 @@ proptest! {
     #[test]
     fn previews_end_at_line_boundaries(lines in prop::collection::vec("[^\\n]{0,30}", 0..20), max in 1usize..200) {
         let text = lines.join("\n");
-        let (p, cut) = preview(&text, max);
+        let (p, cut) = preview_text(&text, max);
         prop_assert!(p.chars().count() <= max);
         let first_line = text.split('\n').next().unwrap();
         if !cut {

@@ -37,19 +37,19 @@ const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const token = githubToken(rng(46));
 
 /**
- * A scripted model: its first turn calls `calls` (`[id, name, args]`), its
- * next one (once it has the tools' responses) answers "done". Every request's
+ * A scripted model: its n-th turn makes the calls `turns[n]` (`[id, name,
+ * args]`), and once they are all made it answers "done". Every request's
  * contents are kept in `requests`.
  */
-function scriptedModel(calls) {
+function scriptedModel(turns) {
   const requests = [];
   class ScriptedLlm extends adk.BaseLlm {
     async *generateContentAsync(llmRequest) {
       requests.push(structuredClone(llmRequest.contents));
-      const answered = llmRequest.contents.some((c) => c.parts?.some((p) => p.functionResponse));
-      yield answered
-        ? { content: { role: 'model', parts: [{ text: 'done' }] }, turnComplete: true }
-        : { content: { role: 'model', parts: calls.map(([id, name, args]) => ({ functionCall: { id, name, args } })) }, turnComplete: true };
+      const calls = turns[requests.length - 1];
+      yield calls
+        ? { content: { role: 'model', parts: calls.map(([id, name, args]) => ({ functionCall: { id, name, args } })) }, turnComplete: true }
+        : { content: { role: 'model', parts: [{ text: 'done' }] }, turnComplete: true };
     }
     async connect() {
       throw new Error('the scripted model has no live connection');
@@ -59,23 +59,41 @@ function scriptedModel(calls) {
 }
 
 /**
- * Runs an agent with `tools` and the plugin (made with `options`) through a
- * real InMemoryRunner in a session of its own. Returns what the model was sent
- * for each call (by id, from its last request), the final text, the session's
- * id and every request.
+ * An agent with `tools` and the plugin (made with `options`) in a real
+ * InMemoryRunner, in a session of its own, with the model scripted by `turns`.
+ * `send(message)` runs one invocation and returns its events' parts.
  */
-async function runAgent(tools, calls, options, agentOptions = {}) {
-  const { model, requests } = scriptedModel(calls);
+async function startAgent(tools, turns, options, agentOptions = {}) {
+  const { model, requests } = scriptedModel(turns);
   const agent = new adk.LlmAgent({ name: 'agent', model, instruction: 'Use the tools.', tools, ...agentOptions });
   const runner = new adk.InMemoryRunner({ agent, appName: 'toolresult-test', plugins: [toolResultPlugin(options)] });
   const session = await runner.sessionService.createSession({ appName: 'toolresult-test', userId: 'u1' });
-  const texts = [];
-  for await (const event of runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage: { role: 'user', parts: [{ text: 'go' }] } })) {
-    for (const p of event.content?.parts ?? []) if (typeof p.text === 'string') texts.push(p.text);
-  }
-  const sent = {};
-  for (const part of (requests.at(-1) ?? []).flatMap((c) => c.parts ?? [])) if (part.functionResponse) sent[part.functionResponse.id] = part.functionResponse.response;
-  return { sent, final: texts.at(-1), sessionId: session.id, requests };
+  const send = async (newMessage) => {
+    const parts = [];
+    for await (const event of runner.runAsync({ userId: 'u1', sessionId: session.id, newMessage })) parts.push(...(event.content?.parts ?? []));
+    return parts;
+  };
+  return { send, sessionId: session.id, requests };
+}
+
+/** What the model was sent for each call (by id), in the last of `requests`. */
+const sentInLast = (requests) =>
+  Object.fromEntries(
+    (requests.at(-1) ?? [])
+      .flatMap((c) => c.parts ?? [])
+      .filter((p) => p.functionResponse)
+      .map((p) => [p.functionResponse.id, p.functionResponse.response]),
+  );
+
+/**
+ * Runs one invocation ("go"): the model makes `calls`, then the calls of each
+ * of `more`, then answers "done". Returns what the model was sent for each
+ * call of its last turn, the final text, the session's id and every request.
+ */
+async function runAgent(tools, calls, options, agentOptions = {}, more = []) {
+  const { send, sessionId, requests } = await startAgent(tools, [calls, ...more], options, agentOptions);
+  const texts = (await send({ role: 'user', parts: [{ text: 'go' }] })).filter((p) => typeof p.text === 'string').map((p) => p.text);
+  return { sent: sentInLast(requests), final: texts.at(-1), sessionId, requests };
 }
 
 const lookup = () =>
@@ -106,7 +124,13 @@ test('a small output reaches the model as ADK would send it; the result is store
     ['success', 'greet', 'call_2'],
   ]);
   // No dialogId: the ADK session's id.
-  assert.deepEqual(store.listDialog(sessionId).map((m) => m.tool_call_id).sort(), ['call_1', 'call_2']);
+  assert.deepEqual(
+    store
+      .listDialog(sessionId)
+      .map((m) => m.tool_call_id)
+      .sort(),
+    ['call_1', 'call_2'],
+  );
   const stored = store.getByToolCallId('call_1');
   assert.deepEqual(stored.output, { value: 'value for k1', found: true });
   assert.deepEqual(stored.input.parameters, { key: 'k1' });
@@ -119,9 +143,30 @@ test('a 200 KB output reaches the model within a 4,000-character budget, naming 
   assert.ok(big.length >= 200_000);
   const report = new adk.FunctionTool({ name: 'report', description: 'The big report', parameters: z.object({}), execute: async () => big });
   const store = new t.ResultStore();
-  const { sent, final } = await runAgent([report], [['call_big', 'report', {}]], { store, dialogId: 'd-big', budget: { maxChars: 4000 } });
+  // get_tool_result as docs/integrations/adk.md gives it; the model reads the last lines with it.
+  const read = t.createGetToolResultHandler(store);
+  const getToolResult = new adk.FunctionTool({
+    name: 'get_tool_result',
+    description: t.getToolResultTool.description,
+    parameters: z.object({
+      tool_call_id: z.string(),
+      offset: z.number().int().optional(),
+      limit: z.number().int().optional(),
+      pattern: z.string().optional(),
+      path: z.string().optional(),
+    }),
+    execute: async (args) => read(args),
+  });
+  const { requests, final } = await runAgent(
+    [report, getToolResult],
+    [['call_big', 'report', {}]],
+    { store, dialogId: 'd-big', budget: { default: { maxChars: 4000 }, tools: { get_tool_result: { maxChars: 10_000 } } } },
+    {},
+    [[['call_read', 'get_tool_result', { tool_call_id: 'call_big', offset: 3991, limit: 10 }]]],
+  );
   assert.equal(final, 'done');
-  const text = JSON.stringify(sent.call_big);
+  assert.equal(requests.length, 3);
+  const text = JSON.stringify(sentInLast(requests.slice(0, 2)).call_big);
   assert.ok(text.length <= 4000, `the model got ${text.length} characters`);
   assert.match(text, /get_tool_result/);
   assert.match(text, /call_big/);
@@ -129,9 +174,10 @@ test('a 200 KB output reaches the model within a 4,000-character budget, naming 
   const stored = store.getByToolCallId('call_big');
   assert.equal(stored.output, big, 'the store holds the whole output');
   assert.equal(stored.meta['toolresult/sha256'], sha256(big));
-  // The rest, as get_tool_result would give it.
-  const page = t.readToolResult(stored, { tool_call_id: 'call_big', offset: 3991, limit: 10 });
-  assert.match(JSON.stringify(page), /line 3999 of the big report/);
+  // The rest, through get_tool_result.
+  const page = JSON.stringify(sentInLast(requests).call_read);
+  assert.match(page, /line 3999 of the big report/);
+  assert.ok(page.length <= 10_000, `a page of ${page.length} characters`);
 });
 
 test('a screened output with an injection and a credential never reaches the model; the REJECT names the categories', async () => {
@@ -185,13 +231,46 @@ test('a throwing tool is stored once as failed with its own message; the model g
   assert.deepEqual(sent.call_f, { error: 'the upstream API answered 503', error_code: 'TOOL_ERROR' });
   assert.deepEqual(sent.call_ok, { value: 'value for k2', found: true });
   assert.deepEqual(seen.sort(), ['call_f', 'call_ok'], 'each call recorded once');
-  assert.deepEqual(store.listDialog('d-fail').map((m) => m.tool_call_id).sort(), ['call_f', 'call_ok']);
+  assert.deepEqual(
+    store
+      .listDialog('d-fail')
+      .map((m) => m.tool_call_id)
+      .sort(),
+    ['call_f', 'call_ok'],
+  );
   const failed = store.getByToolCallId('call_f');
   assert.equal(failed.status, 'failed');
   assert.equal(failed.error_code, 'TOOL_ERROR');
   assert.equal(failed.error_message, 'the upstream API answered 503');
   assert.ok(failed.metadata.duration_ms >= 15, `timed from before the tool ran (${failed.metadata.duration_ms} ms)`);
   assert.deepEqual(agentSaw, []);
+});
+
+test('a call that waits for the user’s confirmation is stored once, when it runs', async () => {
+  const deploy = new adk.FunctionTool({
+    name: 'deploy',
+    description: 'Deploys',
+    parameters: z.object({ env: z.string() }),
+    requireConfirmation: true,
+    execute: async ({ env }) => ({ deployed: env }),
+  });
+  const store = new t.ResultStore();
+  const seen = [];
+  const { send, sessionId, requests } = await startAgent([deploy], [[['call_d', 'deploy', { env: 'prod' }]]], {
+    store,
+    onResult: (r) => seen.push([r.input.tool_call_id, r.status]),
+  });
+  const asked = (await send({ role: 'user', parts: [{ text: 'deploy' }] })).find((p) => p.functionCall?.name === 'adk_request_confirmation');
+  assert.ok(asked, 'ADK asks for a confirmation');
+  assert.deepEqual(store.listDialog(sessionId), [], 'nothing stored while it waits');
+  const parts = await send({
+    role: 'user',
+    parts: [{ functionResponse: { id: asked.functionCall.id, name: 'adk_request_confirmation', response: { confirmed: true } } }],
+  });
+  assert.equal(parts.filter((p) => typeof p.text === 'string').at(-1)?.text, 'done');
+  assert.deepEqual(seen, [['call_d', 'success']]);
+  assert.deepEqual(store.getByToolCallId('call_d').output, { deployed: 'prod' });
+  assert.deepEqual(sentInLast(requests).call_d, { deployed: 'prod' });
 });
 
 test('registry, dialogId function, options checks', async () => {

@@ -158,7 +158,7 @@ test('a 200 KB output reaches the model within a 4,000-character budget, naming 
   assert.equal(stored.output, big, 'the store holds the whole output');
   assert.equal(stored.meta['toolresult/sha256'], sha256(big));
   // The rest, as get_tool_result would give it.
-  const page = t.readToolResult(stored, { tool_call_id: 'call_big', offset: 3991, limit: 10 });
+  const page = t.pageToolResult(stored, { tool_call_id: 'call_big', offset: 3991, limit: 10 });
   assert.match(JSON.stringify(page), /line 3999 of the big report/);
 });
 

@@ -18,7 +18,7 @@ import '../index.js';
 import { ToolResultError } from '../errors.js';
 import type { ToolResult } from '../generated/types.js';
 import type { ToolRegistry } from '../schema.js';
-import { type ModelOutputOptions, toModelOutput } from './ai.js';
+import { type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
 import {
   buildToolResult,
   checkBudget,
@@ -36,7 +36,7 @@ import {
   sha256Meta,
   startRun,
   type ToolRunOptions,
-} from './run.js';
+} from './shared/run.js';
 
 // ---------------------------------------------------------------------------
 // ADK's shapes, as far as this module reads or writes them.
@@ -57,6 +57,8 @@ export interface AdkToolContext {
   readonly userId?: string;
   readonly invocationId?: string;
   readonly abortSignal?: AbortSignal;
+  /** What the call asked of the user (`EventActions`): a confirmation or a credential, by call id. */
+  readonly actions?: { readonly requestedToolConfirmations?: Record<string, unknown>; readonly requestedAuthConfigs?: Record<string, unknown> };
 }
 
 /** One tool call, as ADK hands it to a plugin's tool callbacks; also what a `dialogId` function is given. */
@@ -170,10 +172,21 @@ function pluginClass(Base: AdkBasePluginClass): new (name: string, callbacks: Ca
       return callbacksOf.get(this)?.onError(params);
     }
   }
-  return ToolResultPlugin as unknown as new (name: string, callbacks: Callbacks) => AdkToolResultPlugin;
+  return ToolResultPlugin as unknown as new (
+    name: string,
+    callbacks: Callbacks,
+  ) => AdkToolResultPlugin;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Whether the call is waiting for the user (a confirmation or a credential): ADK runs it again, with the same id, once given. */
+function waiting(ctx: AdkToolContext): boolean {
+  const id = ctx.functionCallId;
+  const actions = ctx.actions;
+  if (typeof id !== 'string' || !isObject(actions)) return false;
+  return [actions.requestedToolConfirmations, actions.requestedAuthConfigs].some((asked) => isObject(asked) && asked[id] !== undefined);
+}
 
 /** The callbacks of one plugin. */
 function callbacks(options: AdkToolResultPluginOptions): Callbacks {
@@ -215,12 +228,14 @@ function callbacks(options: AdkToolResultPluginOptions): Callbacks {
       // This plugin's own error answer: the failure is stored already.
       if (isObject(result) && answered.has(result)) return result;
       const run = take(call);
-      // Nothing yet: a long-running tool's pending call (ADK sends no response), or a tool that returned nothing.
+      // Not the call's result yet: a long-running tool's pending call (ADK sends no response), or a
+      // call that asked the user for a confirmation or a credential (ADK runs it again once given).
+      if (((result === undefined || result === null) && call.tool.isLongRunning === true) || (isObject(call.toolContext) && waiting(call.toolContext))) {
+        run.span.end(buildToolResult(run.call, run.started, { output: isObject(result) ? result : undefined }));
+        return undefined;
+      }
+      // A tool that returned nothing: ADK sends `{}`.
       if (result === undefined || result === null) {
-        if (call.tool.isLongRunning === true) {
-          run.span.end(buildToolResult(run.call, run.started, { output: undefined }));
-          return undefined;
-        }
         await finishRun(run, { output: undefined }, { ...options, dialogId: run.dialogId } as ToolRunOptions);
         return undefined;
       }
@@ -259,7 +274,8 @@ export function withPeer(load: () => unknown): { toolResultPlugin: (options?: Ad
       );
     }
     const Base = isObject(adk) || typeof adk === 'function' ? (adk as { BasePlugin?: unknown }).BasePlugin : undefined;
-    if (typeof Base !== 'function') throw new ToolResultError('missing_dependency', 'toolresult/adk found no BasePlugin class in "@google/adk": install @google/adk (>= 2.0)');
+    if (typeof Base !== 'function')
+      throw new ToolResultError('missing_dependency', 'toolresult/adk found no BasePlugin class in "@google/adk": install @google/adk (>= 2.0)');
     Plugin = pluginClass(Base as AdkBasePluginClass);
     return Plugin;
   };
@@ -268,7 +284,8 @@ export function withPeer(load: () => unknown): { toolResultPlugin: (options?: Ad
       checkRunOptions(options as ToolRunOptions, 'toolResultPlugin(options)', true);
       checkBudget(options.budget);
       checkRegistry(options.registry);
-      if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) throw optionsError('/name', 'name must be a non-empty string');
+      if (options.name !== undefined && (typeof options.name !== 'string' || options.name === ''))
+        throw optionsError('/name', 'name must be a non-empty string');
       return new (plugin())(options.name ?? 'toolresult', callbacks(options));
     },
   };

@@ -26,7 +26,7 @@ import {
   resolveDialogId,
   startRun,
   type ToolRunOptions,
-} from './run.js';
+} from './shared/run.js';
 
 // ---------------------------------------------------------------------------
 // The SDK's shapes, as far as this module reads or writes them.
@@ -91,7 +91,7 @@ export const CLAUDE_MAX_RESULT_CHARS = 50_000;
 
 /** The options of {@link toolResultHooks}. */
 export interface ClaudeToolResultHooksOptions
-  extends Omit<ToolRunOptions, 'dialogId' | 'budget' | 'spotlight' | 'previewChars' | 'tracer' | 'traceArguments' | 'traceResult'> {
+  extends Omit<ToolRunOptions, 'dialogId' | 'budget' | 'spotlight' | 'previewChars' | 'schemaOptions' | 'tracer' | 'traceArguments' | 'traceResult'> {
   /**
    * What the model may receive of one result: one `ContextBudget`, or
    * `ContextBudgets` by tool name (`mcp__demo__*` globs work). Default

@@ -13,7 +13,7 @@ import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets } fro
 import type { ToolResult } from '../generated/types.js';
 import { spotlight } from '../history/spotlight.js';
 import type { ToolRegistry } from '../schema.js';
-import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './ai.js';
+import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
 import {
   buildToolResult,
   checkBudget,
@@ -28,7 +28,7 @@ import {
   sha256Meta,
   startRun,
   type ToolRunOptions,
-} from './run.js';
+} from './shared/run.js';
 
 // ---------------------------------------------------------------------------
 // Genkit's shapes, as far as this module reads or writes them.
@@ -52,9 +52,8 @@ export interface GenkitToolResponsePart {
   metadata?: Record<string, unknown>;
 }
 
-/** The run options a tool hook is given (`ActionRunOptions`, the fields read here). */
+/** The run options a tool hook is given (`ActionRunOptions`), passed on as they are. */
 export interface GenkitToolRunOptions {
-  abortSignal?: AbortSignal;
   [key: string]: unknown;
 }
 
@@ -241,9 +240,8 @@ let instances = 0;
  * ValidationError), does not reject `generate()`: it is a `failed`
  * (`validation_error`, `output_validation_failed`) ToolResult keeping the
  * error's message (a ValidationError's without the data it quotes), and the
- * model reads `output: { error, error_code }`. Genkit's interrupts and an
- * aborted call are passed on as errors (an aborted one recorded as
- * `cancelled` first).
+ * model reads `output: { error, error_code }`. Genkit's interrupts are
+ * passed on as they are (they pause the loop; nothing is recorded).
  *
  * A request without `ref` (some models give none): the ToolResult has no
  * `tool_call_id`, and its `metadata.execution_id` (a UUID) stands for it —
@@ -297,10 +295,6 @@ export function toolResultMiddleware(options: GenkitToolResultOptions = {}): Gen
         } catch (error) {
           if (isInterrupt(error)) {
             run.span.end(buildToolResult(call, run.started, { error, code: 'INTERRUPTED', message: 'the tool interrupted the generation', aborted: true }));
-            throw error;
-          }
-          if (ctx?.abortSignal?.aborted === true) {
-            await finishRun(run, { error, aborted: true }, runOptions);
             throw error;
           }
           outcome = isValidationError(error) ? validationOutcome(error, inputSchemas.get(request.name)) : { error };

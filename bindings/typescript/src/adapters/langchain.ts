@@ -10,7 +10,7 @@
 // how); LangChain's shapes are written out structurally.
 import { ToolResultError } from '../errors.js';
 import type { ToolResult } from '../generated/types.js';
-import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './ai.js';
+import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
 import {
   buildToolResult,
   checkRunOptions,
@@ -24,7 +24,7 @@ import {
   resolveDialogId,
   startRun,
   type ToolRunOptions,
-} from './run.js';
+} from './shared/run.js';
 
 // ---------------------------------------------------------------------------
 // LangChain's shapes, as far as this module reads or writes them.

@@ -9,7 +9,7 @@ import { createFailure } from '../api.js';
 import { sha256Hex } from '../bound.js';
 import type { ToolResult } from '../generated/types.js';
 import type { ToolRegistry } from '../schema.js';
-import { type AiToolModelOutput, toModelOutput } from './ai.js';
+import { type AiToolModelOutput, toModelOutput } from './shared/model-output.js';
 import {
   buildToolResult,
   checkRunOptions,
@@ -24,8 +24,8 @@ import {
   resolveDialogId,
   startRun,
   type ToolRunOptions,
-} from './run.js';
-import { startToolSpan } from './span.js';
+} from './shared/run.js';
+import { startToolSpan } from './shared/span.js';
 
 // ---------------------------------------------------------------------------
 // Mastra's shapes, as far as this module reads or writes them.

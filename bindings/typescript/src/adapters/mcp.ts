@@ -24,10 +24,10 @@ import { ToolResultError, briefText, quoteJson, quoteText } from '../errors.js';
 import type { SchemaOptions, ScreenOptions, StoredMeta, ToolResult } from '../generated/types.js';
 import { type CompiledSchema, compileSchema, ToolRegistry } from '../schema.js';
 import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, spotlight } from '../history/spotlight.js';
-import { DEFAULT_PAGE_BUDGET, readToolResult, type ToolResultPage, type ToolResultRequest } from '../paging.js';
+import { DEFAULT_PAGE_BUDGET, pageToolResult, type ToolResultPage, type ToolResultRequest } from '../paging.js';
 import { applyScreen, screen } from '../screen.js';
-import { outputSchemaJson } from './run.js';
-import { startToolSpan, type ToolSpanOptions } from './span.js';
+import { outputSchemaJson } from './shared/run.js';
+import { startToolSpan, type ToolSpanOptions } from './shared/span.js';
 
 // ---------------------------------------------------------------------------
 // The SDK's shapes (v1 and v2 agree on every one used here).
@@ -377,7 +377,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * 1. times the handler and builds the ToolResult (`fromMcpCallToolResult`; a
  *    thrown error becomes a `failed` result, `error_code` `TOOL_EXCEPTION`);
  * 2. with `outputSchema`, checks `structuredContent` of a result that is not
- *    `isError` (seed 000's flow, `ToolRegistry.checkResult`): a mismatch is
+ *    `isError` (the result flow of docs/spec.md, `ToolRegistry.checkResult`): a mismatch is
  *    an `isError` result naming every issue with its JSON Pointer;
  * 3. with `screen`, screens it: a REJECT is an `isError` result with the
  *    reasons and none of the content;
@@ -644,7 +644,7 @@ type PageQuery = { ok: true; request: Omit<ToolResultRequest, 'tool_call_id'> | 
 /**
  * The piece a link's query asks for, as `get_tool_result` arguments, or
  * `undefined` for no query. Percent-decoded as RFC 3986 says (`+` is a plus,
- * not a space); numbers as numbers, so `readToolResult` names a bad one.
+ * not a space); numbers as numbers, so `pageToolResult` names a bad one.
  */
 function pageQuery(uri: URL): PageQuery {
   const search = uri.search.startsWith('?') ? uri.search.slice(1) : uri.search;
@@ -696,7 +696,7 @@ function resourceNote(page: ToolResultPage, next: string | undefined): string {
  * - a link with a query (`?offset=&limit=`, `?char_offset=&char_limit=`,
  *   `?pattern=&context=&ignore_case=`, `?path=`; {@link resultPageUri}):
  *   one piece, read by the same code as `get_tool_result`
- *   (`readToolResult`) within `pageBudget`. The `text` is that exact slice
+ *   (`pageToolResult`) within `pageBudget`. The `text` is that exact slice
  *   of the output (`text/plain`; pattern pages are `N:` / `N-` numbered
  *   lines), `_meta["toolresult/sha256"]` its sha256, and
  *   `_meta["toolresult/page"]` says what it holds (`kind`, `lines`,
@@ -733,8 +733,8 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
   const template = (uriTemplate: string) => (Template ? new Template(uriTemplate, { list: undefined }) : linkTemplate(uriTemplate));
   const pageBudget = options.pageBudget ?? DEFAULT_PAGE_BUDGET;
   try {
-    // Checks the budget once, here (readToolResult measures it first).
-    readToolResult(
+    // Checks the budget once, here (pageToolResult measures it first).
+    pageToolResult(
       { input: { tool_name: 'probe', parameters: {} }, status: 'success', output: 'x', metadata: {} } as unknown as ToolResult,
       { tool_call_id: 'p' },
       pageBudget,
@@ -766,7 +766,7 @@ export function registerResultResources(server: McpResourceServer, store: McpRes
     const about = { execution_id: result.metadata.execution_id, status: result.status };
     const query = pageQuery(uri);
     if (!query.ok) throw new ResourceError(href, `Resource ${href}: ${query.error}`, { reason: 'invalid_query' });
-    const answer = query.request === undefined ? undefined : readToolResult(result, { ...query.request, tool_call_id: toolCallId }, pageBudget);
+    const answer = query.request === undefined ? undefined : pageToolResult(result, { ...query.request, tool_call_id: toolCallId }, pageBudget);
     if (answer && 'invalid' in answer) {
       const { error, total_lines, total_chars } = answer.invalid;
       throw new ResourceError(href, `Resource ${href}: ${error}`, { total_lines, total_chars });

@@ -6,7 +6,7 @@
 // tool are plain objects, written out structurally below.
 import type { ScreenOptions, ScreenReport, ToolResult } from '../generated/types.js';
 import { screen } from '../screen.js';
-import { type ModelOutputOptions, toModelOutput } from './ai.js';
+import { type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
 import {
   checkRunOptions,
   type DialogIdOption,
@@ -19,7 +19,7 @@ import {
   resolveDialogId,
   startRun,
   type ToolRunOptions,
-} from './run.js';
+} from './shared/run.js';
 
 // ---------------------------------------------------------------------------
 // The SDK's shapes, as far as this module reads or writes them.

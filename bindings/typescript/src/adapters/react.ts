@@ -9,7 +9,7 @@
 import { type CSSProperties, createElement, forwardRef, type ReactElement, type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { defineToolResultView, type ToolApprovalEventDetail, type ToolCallView } from '../dom.js';
 import { ToolResultError } from '../errors.js';
-import type { UIToolPart } from './ai.js';
+import type { UIToolPart } from '../ui-parts.js';
 
 /** The `<tool-result-view>` element (see `defineToolResultView`). */
 export interface ToolResultViewElement extends HTMLElement {

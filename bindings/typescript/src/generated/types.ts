@@ -1253,7 +1253,7 @@ export type IssueLevel = "input" | "shape" | "meaning";
  */
 export interface StatusInfo {
   /**
-   * Seed 000's numeric code; agent statuses without a tool counterpart have none.
+   * The numeric status code (docs/spec.md); agent statuses without a tool counterpart have none.
    */
   code?: number | null;
   /**
@@ -1407,7 +1407,7 @@ export interface ToolDefinition {
 }
 
 /**
- * Seed 003's tool message: a stored result's reference.
+ * The reference message: a stored result's reference.
  */
 export interface ToolResultReference {
   /**
@@ -1612,7 +1612,7 @@ export interface Eviction {
 export type EvictionReason = "max_age" | "max_count" | "max_bytes";
 
 /**
- * Seed 000 §7's counters and the output-size histogram, since the store was made.
+ * The store's counters (docs/spec.md §7) and the output-size histogram, since the store was made.
  */
 export interface StoreMetrics {
   /**

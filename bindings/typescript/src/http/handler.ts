@@ -1,4 +1,4 @@
-// Seed 003's two endpoints as a Fetch handler, `(request: Request) =>
+// The two lazy-loading endpoints (docs/guide/storage.md) as a Fetch handler, `(request: Request) =>
 // Promise<Response>`, so it mounts as it is in Workers, Deno, Bun, Hono,
 // Next.js route handlers and Service Workers (node.ts adapts it to node:http):
 //
@@ -197,7 +197,7 @@ function decodeId(segment: string): string | undefined {
 }
 
 /**
- * Seed 003's endpoints over `store` as a Fetch handler:
+ * the lazy-loading endpoints (docs/guide/storage.md) over `store` as a Fetch handler:
  * `GET {basePath}/dialogs/{dialog_id}/tool-results` (the dialog's results as
  * metadata with summary and preview, newest first, `limit` and `cursor`,
  * `tool` and `status` filters) and

@@ -1,4 +1,4 @@
-// `toolresult/http`: seed 003's endpoints as a Fetch handler
+// `toolresult/http`: the lazy-loading endpoints (docs/guide/storage.md) as a Fetch handler
 // (`createToolResultsHandler`) and its adapter to node:http and Express
 // (`toNodeListener`). In browsers and Service Workers it needs `init()` from
 // "toolresult/web" first, as the rest of the package does.

@@ -1,8 +1,8 @@
-// `toolresult/redis`: seed 004's bus. Agent results are validated before they
+// `toolresult/redis`: the agent-result bus (docs/integrations/redis.md). Agent results are validated before they
 // are published and normalized (AgentResult, legacy TaskResult, AgentMessage)
 // when they are consumed, over Redis through node-redis (`redis` ≥ 5, an
 // optional peer dependency). Two transports:
-// - Pub/Sub, as the seed's code does it: fire and forget; a subscriber that is
+// - Pub/Sub: fire and forget; a subscriber that is
 //   down misses what is published meanwhile.
 // - Streams with consumer groups, when nothing may be lost: acknowledged only
 //   after the handler succeeded, claimed back from dead consumers
@@ -117,7 +117,7 @@ function normalizeText(raw: string, context: MigrationContext | undefined) {
 // ---------------------------------------------------------------------------
 // Pub/Sub
 
-/** Seed 004's AgentMessage fields a wrapped publish may set. */
+/** The AgentMessage fields a wrapped publish may set. */
 export interface AgentMessageFields {
   id?: string;
   agent_id?: string;
@@ -127,7 +127,7 @@ export interface AgentMessageFields {
 }
 
 export interface PublishOptions {
-  /** Send seed 004's AgentMessage wrapper (`type: "result"`, `payload`, `trace_id`) instead of the bare result. */
+  /** Send The AgentMessage wrapper (`type: "result"`, `payload`, `trace_id`) instead of the bare result. */
   wrap?: boolean | AgentMessageFields;
   /** Validation options (limits, extra agent types). */
   validation?: ValidationOptions;

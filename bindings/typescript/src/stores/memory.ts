@@ -170,7 +170,7 @@ export class ResultStore extends EventTarget {
   }
 
   /**
-   * Seed 000 §7's counters and the output-size histogram; with a screen,
+   * The store's counters (docs/spec.md §7) and the output-size histogram; with a screen,
    * `screen` counts screened and rejected results, by category.
    */
   metrics(): ResultStoreMetrics {

@@ -874,7 +874,7 @@ export class PostgresResultStore extends EventTarget {
   }
 
   /**
-   * Seed 000 §7's counters and the output-size histogram, from SQL aggregates
+   * The store's counters (docs/spec.md §7) and the output-size histogram, from SQL aggregates
    * over every result ever stored in this schema (held now or evicted).
    */
   async metrics(): Promise<StoreMetrics> {

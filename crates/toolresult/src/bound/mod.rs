@@ -332,7 +332,7 @@ fn marker_len(n: usize, what: &str) -> usize {
 /// The first complete lines of `text` within `max_chars` characters, never a
 /// line cut in the middle; a single first line longer than that is cut at a
 /// char boundary and marked. Returns the preview and whether text was left out.
-pub fn preview(text: &str, max_chars: usize) -> (String, bool) {
+pub fn preview_text(text: &str, max_chars: usize) -> (String, bool) {
     if text.chars().count() <= max_chars {
         return (String::from(text), false);
     }
@@ -470,11 +470,11 @@ mod tests {
     fn preview_keeps_whole_lines() {
         let text = "first line\nsecond line\nthird line\n";
         assert_eq!(
-            preview(text, 25),
+            preview_text(text, 25),
             (String::from("first line\nsecond line\n"), true)
         );
-        assert_eq!(preview(text, 100), (String::from(text), false));
-        let (p, cut) = preview(&"x".repeat(1000), 50);
+        assert_eq!(preview_text(text, 100), (String::from(text), false));
+        let (p, cut) = preview_text(&"x".repeat(1000), 50);
         assert!(cut && p.chars().count() == 50 && p.ends_with("(line truncated)"));
     }
 }

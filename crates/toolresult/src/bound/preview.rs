@@ -29,7 +29,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
-use crate::bound::preview;
+use crate::bound::preview_text;
 use crate::wire::tool_metadata::{DiffHunk, DiffLineType, TodoStatus, ToolMetadata};
 use crate::wire::tool_result::ToolResult;
 
@@ -71,8 +71,8 @@ pub fn content_or_output_text(result: &ToolResult) -> String {
 /// ending with [`TRUNCATION_NOTE`] when anything was left out. A first line
 /// longer than the budget is cut and marked, so a result with content never
 /// gets a preview without any of it.
-pub fn result_preview(result: &ToolResult, max_chars: usize) -> String {
-    let (mut shown, cut) = preview(&result_text(result), max_chars);
+pub fn preview_result(result: &ToolResult, max_chars: usize) -> String {
+    let (mut shown, cut) = preview_text(&result_text(result), max_chars);
     if cut {
         shown.push_str(TRUNCATION_NOTE);
     }

@@ -132,7 +132,7 @@ const METRIC_FIELDS: &[&str] = &[
     "memory_used_bytes",
 ];
 
-/// Seed 004's `TaskResult` → AgentResult v1 (see the module rules). The
+/// The legacy `TaskResult` → AgentResult v1 (see the module rules). The
 /// output always passes AgentResult validation, or the issues say why not.
 pub fn migrate_task_result(legacy: &Value, ctx: &MigrationContext) -> Result<Normalized, Issues> {
     migrate(legacy, ctx, "", Map::new(), Vec::new())
@@ -417,7 +417,7 @@ fn finish(value: Value, changes: Vec<Change>, source: SourceShape) -> Result<Nor
 
 /// Detects the shape — AgentResult v1, TaskResult, or an AgentMessage around
 /// either — and returns an AgentResult v1 with the changes made.
-pub fn normalize(input: &Value, ctx: &MigrationContext) -> Result<Normalized, Issues> {
+pub fn normalize_agent_result(input: &Value, ctx: &MigrationContext) -> Result<Normalized, Issues> {
     let Some(o) = input.as_object() else {
         return Err(Issues::from(Issue::new(
             "",
@@ -480,7 +480,7 @@ fn unwrap_message(o: &Map<String, Value>, ctx: &MigrationContext) -> Result<Norm
     }
     if payload.get("version").is_some() {
         // An AgentResult already: the wrapper adds nothing it lacks.
-        let mut n = normalize(payload, &ctx).map_err(|issues| issues.prefixed("/payload"))?;
+        let mut n = normalize_agent_result(payload, &ctx).map_err(|issues| issues.prefixed("/payload"))?;
         for (k, v) in &extra {
             changes.push(change(
                 "",

@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use serde::Deserialize;
 
 use crate::bound::preview::{
-    block_text, content_or_output_text, human_bytes, result_preview, result_text,
+    block_text, content_or_output_text, human_bytes, preview_result, result_text,
 };
 use crate::storage::summarize::summarize;
 use crate::wire::status::ToolStatus;
@@ -150,7 +150,7 @@ pub fn render_text(result: &ToolResult, opts: &RenderOptions) -> String {
         lines: Vec::new(),
     };
     if opts.collapsed {
-        let preview = result_preview(result, crate::limits::DEFAULT_PREVIEW_CHARS);
+        let preview = preview_result(result, crate::limits::DEFAULT_PREVIEW_CHARS);
         if !preview.is_empty() {
             body.text("  ", Some(DIM), &preview);
         }

@@ -1,4 +1,4 @@
-//! JSON text read as the strings it holds (issue #37): a tool result is
+//! JSON text read as the strings it holds: a tool result is
 //! often JSON on the wire and a parsed value in the SDK, and both must get
 //! the same verdict. Raw, an escape hides what it stands for (`\n` glues
 //! `n` to the next word, `\u200b` is six visible bytes, `\"` is no quote)

@@ -1,5 +1,5 @@
 //! The override marker of label-policy rule 3 ("ignore (all) previous
-//! instructions", "ignore … and say …") in other languages (issue #37).
+//! instructions", "ignore … and say …") in other languages.
 //! Words are written as the screen reads them after normalisation (accents
 //! dropped: `instrucciones`, `talimatlari`); Cyrillic is written as it is and
 //! normalised when compared (its look-alike letters are folded to Latin).

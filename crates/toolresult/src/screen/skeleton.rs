@@ -1,4 +1,4 @@
-//! Override markers written to slip past a reader of words (issue #37):
+//! Override markers written to slip past a reader of words:
 //! leetspeak (`Ign0r3 4ll pr3v10u5 1n5truct10n5`), letters spaced or dotted
 //! apart (`i g n o r e`, `i.g.n.o.r.e`), and the phrase reversed or in
 //! ROT13. The text is read as its letters only, digits and symbols that

@@ -5,14 +5,14 @@
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
-use crate::bound::preview::result_preview;
+use crate::bound::preview::preview_result;
 use crate::storage::summarize::summarize;
 use crate::wire::status::ToolStatus;
 use crate::wire::tool_result::ToolResult;
 
 pub use crate::bound::preview::TRUNCATION_NOTE;
 
-/// Seed 003's tool message: a stored result's reference.
+/// The reference message: a stored result's reference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -82,7 +82,7 @@ pub fn to_reference(
     preview_chars: usize,
 ) -> ToolResultReference {
     let id = String::from(call_id(result));
-    let shown = result_preview(result, preview_chars);
+    let shown = preview_result(result, preview_chars);
     ToolResultReference {
         tool_call_id: id.clone(),
         tool_name: result.input.tool_name.clone(),

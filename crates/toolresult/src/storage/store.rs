@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::bound::preview::result_preview;
+use crate::bound::preview::preview_result;
 use crate::issue::{quote_text, Issue, IssueCode, Issues};
 use crate::limits::DEFAULT_PREVIEW_CHARS;
 use crate::storage::reference::{call_id, output_bytes};
@@ -152,7 +152,7 @@ impl StoredMeta {
             stored_bytes,
             output_truncated: result.metadata.output_truncated,
             summary: summary.unwrap_or_else(|| summarize(result)),
-            preview: result_preview(result, DEFAULT_PREVIEW_CHARS),
+            preview: preview_result(result, DEFAULT_PREVIEW_CHARS),
         }
     }
 }
@@ -268,7 +268,7 @@ pub struct SizeBucket {
     pub count: u64,
 }
 
-/// Seed 000 §7's counters and the output-size histogram, since the store was made.
+/// The store's counters (docs/spec.md §7) and the output-size histogram, since the store was made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StoreMetrics {

@@ -34,7 +34,7 @@ pub(crate) enum Rule {
     ErrorCode,
     Sha256,
     Enum(&'static [&'static str]),
-    /// The seed's five agent types, widened by options.
+    /// The five agent types of the wire format, widened by options.
     AgentType,
     Version(&'static [&'static str]),
     ArrayOf(&'static Rule),

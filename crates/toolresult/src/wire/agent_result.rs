@@ -161,7 +161,7 @@ pub struct Artifact {
     pub extra: Map<String, Value>,
 }
 
-/// The kind of agent. Seed 004 names five; validation accepts others only when
+/// The kind of agent. Five are named; validation accepts others only when
 /// asked to (`allowUnknownAgentTypes` / `extraAgentTypes`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AgentType {

@@ -28,7 +28,7 @@ pub enum StatusCategory {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StatusInfo {
-    /// Seed 000's numeric code; agent statuses without a tool counterpart have none.
+    /// The numeric status code (docs/spec.md); agent statuses without a tool counterpart have none.
     pub code: Option<u8>,
     /// Where the status belongs (docs/spec.md §3).
     pub category: StatusCategory,
@@ -130,7 +130,7 @@ impl ToolStatus {
         Self::ALL.into_iter().find(|st| st.as_str() == s)
     }
 
-    /// Seed 000's numeric code.
+    /// The numeric status code (docs/spec.md).
     pub fn code(self) -> u8 {
         match self {
             ToolStatus::Success => 0,

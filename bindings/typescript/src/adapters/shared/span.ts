@@ -3,8 +3,8 @@
 // ended when its ToolResult is built, with the GenAI semantic conventions'
 // tool attributes. The caller hands in its tracer (`@opentelemetry/api`'s
 // `Tracer`); nothing here imports OpenTelemetry, its shapes are structural.
-import type { ToolResult } from '../generated/types.js';
-import { redactSecrets } from '../screen.js';
+import type { ToolResult } from '../../generated/types.js';
+import { redactSecrets } from '../../screen.js';
 
 // @opentelemetry/api's SpanKind.INTERNAL and SpanStatusCode values (stable since api 1.0).
 const SPAN_KIND_INTERNAL = 0;

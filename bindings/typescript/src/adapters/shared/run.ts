@@ -2,14 +2,14 @@
 // ToolResult (built from the outcome, checked against an output schema,
 // screened, stored, shown to `onResult`, its span ended), the checks of the
 // common options, and the output schemas they take.
-import { createFailure, createSuccess } from '../api.js';
-import { sha256Hex } from '../bound.js';
-import { ToolResultError, quoteJson, briefText } from '../errors.js';
-import type { Issue, SchemaOptions, ScreenOptions, ToolResult } from '../generated/types.js';
-import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode } from '../history/spotlight.js';
-import { CompiledSchema, ToolRegistry } from '../schema.js';
-import { applyScreen, screen } from '../screen.js';
-import type { AiResultStore, AiToolModelOutput, ModelBudget } from './ai.js';
+import { createFailure, createSuccess } from '../../api.js';
+import { sha256Hex } from '../../bound.js';
+import { ToolResultError, quoteJson, briefText } from '../../errors.js';
+import type { Issue, SchemaOptions, ScreenOptions, ToolResult } from '../../generated/types.js';
+import { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode } from '../../history/spotlight.js';
+import { CompiledSchema, ToolRegistry } from '../../schema.js';
+import { applyScreen, screen } from '../../screen.js';
+import type { AiResultStore, AiToolModelOutput, ModelBudget } from './model-output.js';
 import { type RunningToolSpan, type ToolSpanOptions, startToolSpan } from './span.js';
 
 /** The options every adapter of this kind takes. */
