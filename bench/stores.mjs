@@ -65,7 +65,7 @@ try {
   // ---- PostgreSQL
   const pgStore = await PostgresResultStore.open({ connection: { ...server.connection, max: 4 }, schema: 'bench', listen: false });
   let t = performance.now();
-  for (let i = 0; i < SINGLE; i++) await pgStore.put(result(i, 'single'), { dialog_id: `single_${Math.floor(i / PER_DIALOG)}` });
+  for (let i = 0; i < SINGLE; i++) await pgStore.put(result(i, 'single'), { dialogId: `single_${Math.floor(i / PER_DIALOG)}` });
   const pgSingle = SINGLE / ((performance.now() - t) / 1000);
   log(`postgres single put: ${pgSingle.toFixed(0)}/s`);
 
@@ -75,7 +75,7 @@ try {
     const batch = [];
     for (let i = b * BATCH; i < Math.min(STORED, (b + 1) * BATCH); i++) batch.push(result(i, 'bulk'));
     const t0 = performance.now();
-    const report = await pgStore.putMany(batch, { dialog_id: `bulk_${b}` });
+    const report = await pgStore.putMany(batch, { dialogId: `bulk_${b}` });
     batchTime += performance.now() - t0;
     if (!report.results.every((r) => r.ok && r.value.stored)) throw new Error('batch not stored');
     if (b % 100 === 0) log(`  ${b * BATCH} stored`);
@@ -100,7 +100,7 @@ try {
   const root = mkdtempSync(path.join(os.tmpdir(), 'toolresult-bench-files-'));
   const fileStore = FileResultStore.open(root);
   t = performance.now();
-  for (let i = 0; i < FILE_STORED; i++) fileStore.put(result(i, 'file'), { dialog_id: `d_${Math.floor(i / PER_DIALOG)}` });
+  for (let i = 0; i < FILE_STORED; i++) fileStore.put(result(i, 'file'), { dialogId: `d_${Math.floor(i / PER_DIALOG)}` });
   const fileSingle = FILE_STORED / ((performance.now() - t) / 1000);
   log(`file single put: ${fileSingle.toFixed(0)}/s`);
   t = performance.now();

@@ -390,6 +390,18 @@ def main():
     print(f"done in {time.time() - t0:.1f} s", file=sys.stderr)
 
 
+def rust_float(x):
+    """`repr(x)` (which reads back exactly) with digit separators (clippy's unreadable_literal)."""
+    r = repr(float(x))
+    sign = "-" if r.startswith("-") else ""
+    r = r.lstrip("-")
+    mant, _, exp = r.partition("e")
+    whole, _, frac = mant.partition(".")
+    whole = f"{int(whole):_}"
+    frac = "_".join(frac[i : i + 3] for i in range(0, len(frac), 3))
+    return f"{sign}{whole}.{frac or '0'}" + (f"e{exp}" if exp else "")
+
+
 def render(q, scale, bias, threshold, docs):
     weights = q.tobytes()
     decision = (threshold - bias) / scale
@@ -407,9 +419,9 @@ def render(q, scale, bias, threshold, docs):
 //! `sum / sqrt(n) >= DECISION`.
 
 /// How many int8 weights `model_weights.bin` holds (2^17).
-pub(crate) const WEIGHTS_LEN: usize = {len(q)};
+pub(crate) const WEIGHTS_LEN: usize = {len(q):_};
 /// `(threshold - bias) / scale`.
-pub(crate) const DECISION: f64 = {decision!r};
+pub(crate) const DECISION: f64 = {rust_float(decision)};
 /// sha256 of `model_weights.bin`.
 #[cfg(test)]
 pub(crate) const WEIGHTS_SHA256: &str = "{hashlib.sha256(weights).hexdigest()}";

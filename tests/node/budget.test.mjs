@@ -148,7 +148,7 @@ test('properties: within budget, marker exactly when cut, head and tail kept, id
           assert.ok(e instanceof ToolResultError);
           return;
         }
-        store.put(full, { dialog_id: 'd1' });
+        store.put(full, { dialogId: 'd1' });
         const b = boundForModel(full, { maxChars, keep });
         const shown = typeof b.output === 'string' ? b.output : JSON.stringify(b.output);
         const isScalar = typeof output !== 'string' && (typeof output !== 'object' || output === null);

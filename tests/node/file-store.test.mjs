@@ -40,10 +40,10 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
   const store = FileResultStore.open(root);
   assert.deepEqual(store.openReport, { loaded: 0, quarantined: [], removedTemp: [], repaired: [] });
   const a = result('call_a', 'line 1\nline 2\n');
-  const report = store.put(a, { dialog_id: 'dialog_1' });
+  const report = store.put(a, { dialogId: 'dialog_1' });
   assert.equal(report.stored, true);
   assert.equal(report.meta.summary, 'Read file: call_a.txt (2 lines)');
-  store.put(result('call_b', { x: 1 }, 'grep'), { dialog_id: 'dialog_1' });
+  store.put(result('call_b', { x: 1 }, 'grep'), { dialogId: 'dialog_1' });
   assert.deepEqual(listFiles(root), [
     'dialogs/dialog_1/tool_results/call_a.json',
     'dialogs/dialog_1/tool_results/call_a.meta.json',
@@ -54,25 +54,25 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
   assert.equal(onDisk.sha256, sha256Hex(fs.readFileSync(path.join(root, 'dialogs/dialog_1/tool_results/call_a.json'))));
   assert.equal(onDisk.tool_call_id, 'call_a');
 
-  const repeat = store.put(a, { dialog_id: 'dialog_1' });
+  const repeat = store.put(a, { dialogId: 'dialog_1' });
   assert.equal(repeat.stored, false, 'same result again: no-op');
   assert.equal(repeat.meta.execution_id, a.metadata.execution_id);
   assert.deepEqual(store.get(a.metadata.execution_id), a, 'get(executionId) as every store');
   assert.deepEqual(store.get('dialog_1', 'call_a'), a, 'get(dialogId, toolCallId) reads the file');
   assert.throws(
-    () => store.put({ ...a, output: 'different' }, { dialog_id: 'dialog_1' }),
+    () => store.put({ ...a, output: 'different' }, { dialogId: 'dialog_1' }),
     (e) => e instanceof ToolResultError && e.code === 'store_conflict',
   );
   assert.throws(
-    () => store.put(result('../../etc/passwd', 1), { dialog_id: 'd' }),
+    () => store.put(result('../../etc/passwd', 1), { dialogId: 'd' }),
     (e) => e.code === 'invalid_id',
   );
   assert.throws(
-    () => store.put(a, { dialog_id: '..' }),
+    () => store.put(a, { dialogId: '..' }),
     (e) => e.code === 'invalid_id',
   );
   assert.throws(
-    () => store.put({ nope: 1 }, { dialog_id: 'd' }),
+    () => store.put({ nope: 1 }, { dialogId: 'd' }),
     (e) => e.code === 'invalid_tool_result',
   );
 
@@ -98,9 +98,9 @@ test('layout, durability across reopen, idempotence and conflicts', () => {
 test('corrupt, foreign and half-finished files are reported and quarantined, never loaded or lost', () => {
   const root = tmpRoot();
   const store = FileResultStore.open(root);
-  store.put(result('good', 'ok'), { dialog_id: 'd' });
-  store.put(result('meta_gone', 'ok'), { dialog_id: 'd' });
-  store.put(result('meta_bad', 'ok'), { dialog_id: 'd' });
+  store.put(result('good', 'ok'), { dialogId: 'd' });
+  store.put(result('meta_gone', 'ok'), { dialogId: 'd' });
+  store.put(result('meta_bad', 'ok'), { dialogId: 'd' });
   const dir = path.join(root, 'dialogs/d/tool_results');
   fs.writeFileSync(path.join(dir, 'broken.json'), '{"input": {"tool_name": "x"'); // truncated JSON
   fs.writeFileSync(path.join(dir, 'renamed.json'), fs.readFileSync(path.join(dir, 'good.json'))); // holds call "good"
@@ -137,7 +137,7 @@ test('retention removes files with the index, and events fire', () => {
   const store = FileResultStore.open(root, { retention: { maxCount: 2 } });
   const evicted = [];
   store.on('evicted', (e) => evicted.push(e.detail.tool_call_id));
-  for (const id of ['r1', 'r2', 'r3']) store.put(result(id, id), { dialog_id: 'd' });
+  for (const id of ['r1', 'r2', 'r3']) store.put(result(id, id), { dialogId: 'd' });
   assert.deepEqual(evicted, ['r1']);
   assert.deepEqual(listFiles(path.join(root, 'dialogs/d/tool_results')), ['r2.json', 'r2.meta.json', 'r3.json', 'r3.meta.json']);
   assert.equal(store.metrics().evicted, 1);
@@ -154,7 +154,7 @@ const chunk = 'x'.repeat(1024) + '\\n';
 for (let i = 0; ; i++) {
   const output = chunk.repeat(3000 + (i % 5) * 1000) + i;
   const r = createSuccess({ input: { tool_name: 'bash', parameters: { command: 'run ' + i }, tool_call_id: 'call_' + i }, output });
-  store.put(r, { dialog_id: 'crash' });
+  store.put(r, { dialogId: 'crash' });
   process.stdout.write('ACK call_' + i + ' ' + sha256Hex(output) + '\\n');
 }`,
   );

@@ -995,7 +995,7 @@ test('properties: on random conversations, prepareHistory stays within the total
               if (lastN.has(r.tool_call_id) && protectedTokens <= opt.total) continue;
               const c = calls[k];
               const full = createSuccess({ input: { tool_name: c.name, tool_call_id: c.id, parameters: c.args }, output: c.text, duration_ms: 5 });
-              const json = JSON.stringify(toReference(full, { dialog_id: options.dialogId }));
+              const json = JSON.stringify(toReference(full, { dialogId: options.dialogId }));
               const shown = opt.spotlight && name !== 'toolresult' ? spotlight(json, { mode: opt.spotlight }).text : json;
               assert.ok(r.after.tokens <= estimateTokens(shown), `${JSON.stringify(r)} is no bigger than its reference`);
             }

@@ -32,7 +32,7 @@ async function serve(t, listener) {
 }
 
 async function seeded(store) {
-  for (const { dialog_id, result } of httpSeed(toolresult)) await store.put(result, { dialog_id });
+  for (const { dialog_id, result } of httpSeed(toolresult)) await store.put(result, { dialogId: dialog_id });
   return store;
 }
 
@@ -172,7 +172,7 @@ test('paging holds while results are added and the cursor item is evicted', asyn
         started_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
         completed_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
       }),
-      { dialog_id: 'd' },
+      { dialogId: 'd' },
     );
   for (let i = 0; i < 10; i++) put(i);
   const handler = createToolResultsHandler(store, { public: true });
@@ -185,7 +185,7 @@ test('paging holds while results are added and the cursor item is evicted', asyn
   assert.equal(ids(two), 'call_6,call_5,call_4');
   // The cursor names call_4; a store that no longer holds it (retention, another node) continues with what started before it.
   const without = new ResultStore();
-  for (const m of store.listDialog('d')) if (m.tool_call_id !== 'call_4') without.put(store.getByToolCallId(m.tool_call_id), { dialog_id: 'd' });
+  for (const m of store.listDialog('d')) if (m.tool_call_id !== 'call_4') without.put(store.getByToolCallId(m.tool_call_id), { dialogId: 'd' });
   const after = await (
     await createToolResultsHandler(without, { public: true })(new Request(`http://x/api/dialogs/d/tool-results?limit=3&cursor=${two.next_cursor}`))
   ).json();

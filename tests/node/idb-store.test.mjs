@@ -29,7 +29,7 @@ if (build !== 'web') {
     for (let i = 0; i < 4; i++) {
       const r = make('read_file', { path: `f${i}` }, `line\n`.repeat(i + 1), { started: i });
       results.push(r);
-      await first.put(r, { dialog_id: i % 2 ? 'odd' : 'even', summary: i === 3 ? 'custom summary' : undefined });
+      await first.put(r, { dialogId: i % 2 ? 'odd' : 'even', summary: i === 3 ? 'custom summary' : undefined });
       clock += 1000;
     }
     const before = first.listDialog('even').concat(first.listDialog('odd'));
@@ -47,7 +47,7 @@ if (build !== 'web') {
       ['f3', 'f2', 'f1', 'f0'],
     );
     assert.equal(second.metrics().current_bytes, metrics.current_bytes);
-    assert.equal((await second.put(results[0], { dialog_id: 'even' })).stored, false, 'still idempotent after a reload');
+    assert.equal((await second.put(results[0], { dialogId: 'even' })).stored, false, 'still idempotent after a reload');
     await assert.rejects(second.put({ ...results[0], output: 'changed' }, {}), (e) => e.code === 'store_conflict');
     second.close();
 

@@ -23,12 +23,12 @@ function envelopeWork(t) {
   assert.equal(t.sha256Hex('abc').length, 64);
   // The store, references, conversions and renderers are envelope-module work too.
   const store = new t.ResultStore();
-  const report = store.put(r, { dialog_id: 'd1' });
+  const report = store.put(r, { dialogId: 'd1' });
   assert.equal(report.stored, true);
   assert.equal(store.get(r.metadata.execution_id).metadata.execution_id, r.metadata.execution_id);
   assert.equal(store.metrics().stored, 1);
   assert.match(t.summarize(r), /x/);
-  assert.equal(t.toReference(r, { dialog_id: 'd1' }).tool_call_id, r.metadata.execution_id);
+  assert.equal(t.toReference(r, { dialogId: 'd1' }).tool_call_id, r.metadata.execution_id);
   assert.equal(t.toMcpCallToolResult(r).content[0].text, r.output);
   assert.equal(t.fromAnthropicToolResult({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, { tool_name: 'x' }).status, 'success');
   assert.equal(t.normalizeAgentResult(agent).ok, true);

@@ -10,8 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import * as toolresult from 'toolresult';
+import { createRequire } from 'node:module';
 
+const toolresult = createRequire(import.meta.url)('toolresult');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // [Rust function, wasm export (null: the TypeScript side does it, or a class method does), TypeScript export]

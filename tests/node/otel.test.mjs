@@ -128,7 +128,7 @@ test('instrumentStore works on the file store (JSON text input too)', async () =
   try {
     const store = FileResultStore.open(root);
     instrumentStore(store, { tracer });
-    store.put(JSON.stringify(ok), { dialog_id: 'd' });
+    store.put(JSON.stringify(ok), { dialogId: 'd' });
     assert.deepEqual(
       spans.getFinishedSpans().map((s) => s.attributes['toolresult.execution_id']),
       [ok.metadata.execution_id],

@@ -74,7 +74,7 @@ test('the tool offers ranges, a pattern and a pointer; its schema takes them', (
 test('a 3,000-line output pages through in order, each answer within the default 8,000 characters', () => {
   const result = make(pytest);
   const store = new ResultStore();
-  store.put(result, { dialog_id: 'd' });
+  store.put(result, { dialogId: 'd' });
   const handler = createGetToolResultHandler(store);
   const first = handler({ tool_call_id: result.input.tool_call_id });
   assert.ok(first.page, 'a 108 KB result does not come back whole');
@@ -90,7 +90,7 @@ test('a 3,000-line output pages through in order, each answer within the default
   assert.deepEqual(range.page.lines, { from: 2399, to: 2401, total: 3000 });
   // A small result still comes back whole.
   const small = make('ok');
-  store.put(small, { dialog_id: 'd' });
+  store.put(small, { dialogId: 'd' });
   assert.deepEqual(handler({ tool_call_id: small.input.tool_call_id }), { found: true, result: small });
 });
 
@@ -169,7 +169,7 @@ test('requests outside the result get a clear answer, never a throw', () => {
 test('a store that answers with a promise (PostgreSQL) gets a promise back', async () => {
   const store = new ResultStore();
   const result = make(pytest);
-  store.put(result, { dialog_id: 'd' });
+  store.put(result, { dialogId: 'd' });
   const asyncStore = { getByToolCallId: async (id) => store.getByToolCallId(id) };
   const handler = createGetToolResultHandler(asyncStore, { budget: { maxChars: 5000 } });
   const answer = handler({ tool_call_id: result.input.tool_call_id, offset: 10, limit: 5 });
@@ -207,7 +207,7 @@ test('real transcripts: stored and read back in pages, byte for byte', { skip: !
   let paged = 0;
   for (const row of rows) {
     const result = make(row.output);
-    store.put(result, { dialog_id: 'd' });
+    store.put(result, { dialogId: 'd' });
     const got = store.getByToolCallId(result.input.tool_call_id);
     const texts = readAll(got, { tool_call_id: result.input.tool_call_id, offset: 1 }, { maxChars: 1500 });
     if (texts.length > 1) paged++;

@@ -31,7 +31,7 @@ test('preview: references, prepareHistory and both listings show the same text',
   for (const [i, c] of cases.entries()) {
     const expected = t.previewResult(c.result);
     assert.equal(prepared.messages[i].content.metadata.truncated_preview, expected, c.name);
-    assert.equal(t.toReference(c.result, { dialog_id: 'd1' }).metadata.truncated_preview, expected, c.name);
+    assert.equal(t.toReference(c.result, { dialogId: 'd1' }).metadata.truncated_preview, expected, c.name);
     assert.equal(listed[i].preview, expected, c.name);
   }
   // Seed 003's own example: the preview holds the file's lines, not a brace.

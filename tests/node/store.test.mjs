@@ -40,7 +40,7 @@ test("summaries use each tool's argument names; registerSummarizer overrides by 
 test('toReference: a reference (docs/spec.md §12) with summary, whole-line preview and result_ref', () => {
   const content = Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n');
   const r = make('read_file', { path: 'src/main.py' }, content, { callId: 'call_abc123' });
-  const ref = toReference(r, { dialog_id: 'dialog_123' });
+  const ref = toReference(r, { dialogId: 'dialog_123' });
   assert.deepEqual(Object.keys(ref), ['tool_call_id', 'tool_name', 'status', 'metadata', 'result_ref']);
   assert.deepEqual(ref.result_ref, { storage_type: 'tool_results', dialog_id: 'dialog_123', tool_call_id: 'call_abc123' });
   assert.equal(ref.metadata.summary, 'Read file: src/main.py (200 lines)');
@@ -48,7 +48,7 @@ test('toReference: a reference (docs/spec.md §12) with summary, whole-line prev
   const [shown] = ref.metadata.truncated_preview.split('\n…');
   assert.ok(content.startsWith(shown) && shown.endsWith('\n') && shown.length <= 500);
   assert.match(ref.metadata.truncated_preview, /get_tool_result/);
-  const small = toReference(make('t', {}, { a: 1 }), { dialog_id: 'd', previewChars: 100 });
+  const small = toReference(make('t', {}, { a: 1 }), { dialogId: 'd', previewChars: 100 });
   assert.equal(small.metadata.truncated_preview, 'a: 1', 'an object without main text previews one field a line, no JSON punctuation');
   assert.throws(
     () => toReference(r, {}),
@@ -95,4 +95,16 @@ test('prepareHistory swaps results for references and back; get_tool_result serv
   assert.equal(miss.found, false);
   assert.match(miss.message, /earlier in this conversation/);
   assert.equal(handler({}).found, false);
+});
+
+test('options are camelCase: put and toReference refuse dialog_id, naming dialogId, and store nothing', () => {
+  const store = new ResultStore();
+  const r = make('bash', {}, 'out', { callId: 'snake' });
+  const named = (e) => e instanceof toolresult.ToolResultError && e.code === 'invalid_options' && /dialogId/.test(e.message);
+  assert.throws(() => store.put(r, { dialog_id: 'd' }), named);
+  assert.equal(store.listDialog('d').length, 0, 'nothing was stored under the old spelling');
+  assert.throws(() => toReference(r, { dialog_id: 'd' }), named);
+  store.put(r, { dialogId: 'd' });
+  assert.equal(store.listDialog('d').length, 1);
+  assert.equal(toReference(r, { dialogId: 'd' }).result_ref.dialog_id, 'd', 'the wire field stays dialog_id');
 });

@@ -114,7 +114,7 @@ if (typeof web.init !== 'function' || !web.validateToolResult(JSON.stringify(web
 web.openIndexedDbStore('x').then(() => { throw new Error('no IndexedDB in Node'); }, (e) => { if (e.code !== 'missing_dependency') throw e; });
 const { FileResultStore, createSuccess } = require('toolresult/node');
 const fileStore = FileResultStore.open('store');
-fileStore.put(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' } }), { dialog_id: 'd1' });
+fileStore.put(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' } }), { dialogId: 'd1' });
 if (FileResultStore.open('store').get('d1', 'c1').input.tool_name !== 'echo') throw new Error('file store');
 // The optional entries load without their peer dependencies (pg is needed only to connect).
 const { canonicalJson, POSTGRES_SCHEMA_VERSION } = require('toolresult/postgres');

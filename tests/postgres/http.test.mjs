@@ -38,7 +38,7 @@ async function serve(t, store) {
 
 test('the endpoints over HTTP with the PostgresResultStore; a second node serves the same results', async (t) => {
   const writer = await open(`http_${process.pid}`);
-  for (const { dialog_id, result } of httpSeed(toolresult)) await writer.put(result, { dialog_id });
+  for (const { dialog_id, result } of httpSeed(toolresult)) await writer.put(result, { dialogId: dialog_id });
   const base = await serve(t, writer);
   const report = await runChecks(httpChecks(fetch, base));
   assert.deepEqual(report.failed, []);

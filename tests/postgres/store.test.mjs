@@ -107,7 +107,7 @@ test('a given pool is used and never ended by the store', async () => {
   const pool = new pg.Pool(server.connection);
   const store = await PostgresResultStore.open({ pool, schema: freshSchema() });
   assert.equal(store.listening, true);
-  await store.put(make('t', {}, 1), { dialog_id: 'd' });
+  await store.put(make('t', {}, 1), { dialogId: 'd' });
   await store.close();
   assert.equal((await pool.query('SELECT 1 AS one')).rows[0].one, 1, 'the pool still works');
   await pool.end();
@@ -128,11 +128,11 @@ test('events reach every node through LISTEN/NOTIFY, in commit order', async () 
   const r3 = make('t', {}, 3);
   // Each put waits until the other node has seen it: local events are
   // dispatched at once, remote ones when the notification arrives.
-  const report1 = await a.put(r1, { dialog_id: 'd' });
+  const report1 = await a.put(r1, { dialogId: 'd' });
   await until(() => seenB.length === 1, 'B to see the first put');
-  await b.put(r2, { dialog_id: 'd' });
+  await b.put(r2, { dialogId: 'd' });
   await until(() => seenA.length === 3, 'A to see the second put');
-  await a.put(r3, { dialog_id: 'd' });
+  await a.put(r3, { dialogId: 'd' });
   const expected = [
     ['stored', r1.metadata.execution_id],
     ['stored', r2.metadata.execution_id],
@@ -160,7 +160,7 @@ test('events reach every node through LISTEN/NOTIFY, in commit order', async () 
   // A remote event carries the same metadata as the local one.
   const remoteMeta = [];
   b.on('stored', (e) => remoteMeta.push(e.detail));
-  await a.put(make('t', {}, 4, { callId: `call_meta_${process.pid}` }), { dialog_id: 'd' });
+  await a.put(make('t', {}, 4, { callId: `call_meta_${process.pid}` }), { dialogId: 'd' });
   await until(() => remoteMeta.length === 1, 'the remote stored event');
   assert.deepEqual(remoteMeta[0], await a.meta(remoteMeta[0].execution_id));
   assert.equal(report1.stored, true);
@@ -178,10 +178,10 @@ test('events stay within their schema, even for names that differ only in case',
   lower.on('stored', (e) => seenLower.push(e.detail.execution_id));
   twin.on('stored', (e) => seenTwin.push(e.detail.execution_id));
   const r = make('t', {}, 1);
-  await upper.put(r, { dialog_id: 'd' });
+  await upper.put(r, { dialogId: 'd' });
   await until(() => seenTwin.length === 1, 'the store on the same schema to see the put');
   const marker = make('t', {}, 2);
-  await lower.put(marker, { dialog_id: 'd' });
+  await lower.put(marker, { dialogId: 'd' });
   await wait(200);
   assert.deepEqual(seenTwin, [r.metadata.execution_id], 'nothing from the other schema');
   assert.deepEqual(seenLower, [marker.metadata.execution_id], 'a store hears only its own schema (here: its own put)');
@@ -194,7 +194,7 @@ test('a corrupt or tampered row is reported (corrupt_row) and never returned', a
   const good = make('grep', {}, { matches: 1 }, { started: 1 });
   const broken = make('grep', {}, { matches: 2 }, { started: 2 });
   const tampered = make('grep', {}, { matches: 3 }, { started: 3 });
-  for (const r of [good, broken, tampered]) await store.put(r, { dialog_id: 'd' });
+  for (const r of [good, broken, tampered]) await store.put(r, { dialogId: 'd' });
   await admin.query(`UPDATE "${store.schema}".toolresult_results SET result = result - 'status' WHERE execution_id = $1`, [broken.metadata.execution_id]);
   await admin.query(`UPDATE "${store.schema}".toolresult_results SET result = jsonb_set(result, '{output,matches}', '99') WHERE execution_id = $1`, [
     tampered.metadata.execution_id,
@@ -213,14 +213,14 @@ test('a corrupt or tampered row is reported (corrupt_row) and never returned', a
 test('values jsonb cannot hold are typed errors, not lost or changed data', async () => {
   const store = await openStore({ listen: false });
   const nul = make('t', {}, { text: 'a\u0000b' });
-  await assert.rejects(store.put(nul, { dialog_id: 'd' }), (e) => e.code === 'unsupported_value' && e.issues[0].path === '/output/text');
+  await assert.rejects(store.put(nul, { dialogId: 'd' }), (e) => e.code === 'unsupported_value' && e.issues[0].path === '/output/text');
   // Numbers and key order come back as written (jsonb reorders keys; the sha256 is over canonical JSON).
   const odd = make('t', {}, { z: 1, a: [1e21, 1.5e-7, -0.25, 12345678901234], é: 'ü\u2028', '': null });
-  await store.put(odd, { dialog_id: 'd' });
+  await store.put(odd, { dialogId: 'd' });
   assert.deepEqual(await store.get(odd.metadata.execution_id), odd);
   assert.equal(canonicalJson({ b: 1, a: [true, null, 'x'] }), '{"a":[true,null,"x"],"b":1}');
   assert.equal(
-    (await store.putMany([odd, { nope: 1 }], { dialog_id: 'd' })).results.map((r) => (r.ok ? r.value.stored : r.error.code)).join(),
+    (await store.putMany([odd, { nope: 1 }], { dialogId: 'd' })).results.map((r) => (r.ok ? r.value.stored : r.error.code)).join(),
     'false,invalid_tool_result',
   );
   await store.close();
@@ -231,10 +231,10 @@ test('putMany: one transaction, each result reported on its own', async () => {
   const stored = [];
   store.on('stored', (e) => stored.push(e.detail.execution_id));
   const first = make('t', {}, 1);
-  await store.put(first, { dialog_id: 'd' });
+  await store.put(first, { dialogId: 'd' });
   const batch = [make('t', {}, 2), first, { ...first, output: 'other' }, make('t', {}, 3)];
   batch.push(batch[0]); // the same result twice in one batch
-  const report = await store.putMany(batch, { dialog_id: 'd' });
+  const report = await store.putMany(batch, { dialogId: 'd' });
   assert.deepEqual(
     report.results.map((r) => (r.ok ? (r.value.stored ? 'stored' : 'same') : r.error.code)),
     ['stored', 'same', 'store_conflict', 'stored', 'same'],
@@ -358,7 +358,7 @@ test('the server restarted under load: the store reconnects, retried puts stay i
   const load = (async () => {
     const reports = [];
     for (const r of results) {
-      reports.push(await writer.put(r, { dialog_id: 'd' }));
+      reports.push(await writer.put(r, { dialogId: 'd' }));
       done++;
     }
     return reports;
@@ -369,14 +369,14 @@ test('the server restarted under load: the store reconnects, retried puts stay i
   assert.equal(reports.length, 300, 'every put resolved');
   assert.ok(lost.length >= 1, 'the watcher saw its connection drop');
   // Retrying every put after the restart: all no-ops.
-  const again = await Promise.all(results.map((r) => writer.put(r, { dialog_id: 'd' })));
+  const again = await Promise.all(results.map((r) => writer.put(r, { dialogId: 'd' })));
   assert.ok(again.every((r) => !r.stored));
   assert.equal((await writer.metrics()).current_count, 300);
   await until(() => watcher.listening, 'the watcher to listen again');
   const seen = [];
   watcher.on('stored', (e) => seen.push(e.detail.execution_id));
   const after = make('load', {}, 'after', { callId: 'load_after' });
-  await writer.put(after, { dialog_id: 'd' });
+  await writer.put(after, { dialogId: 'd' });
   await until(() => seen.length === 1, 'an event after the restart');
   assert.equal(seen[0], after.metadata.execution_id);
   await writer.close();
@@ -399,7 +399,7 @@ test('connections dropped by pg_terminate_backend mid-put: puts retry and succee
     }
   })();
   const reports = [];
-  for (const r of results) reports.push(await store.put(r, { dialog_id: 'd' }));
+  for (const r of results) reports.push(await store.put(r, { dialogId: 'd' }));
   stop = true;
   await killer;
   assert.ok(terminated > 0, 'connections were terminated during the puts');
@@ -417,11 +417,11 @@ test("OpenTelemetry: instrumentStore records spans for a PostgreSQL store's puts
   const store = await openStore({ listen: false });
   const off = instrumentStore(store, { tracer: provider.getTracer('test') });
   const r = make('read_file', { path: 'a' }, 'x');
-  await store.put(r, { dialog_id: 'd' });
-  await store.put(r, { dialog_id: 'd' });
-  await assert.rejects(store.put({ ...r, output: 'y' }, { dialog_id: 'd' }), (e) => e.code === 'store_conflict');
+  await store.put(r, { dialogId: 'd' });
+  await store.put(r, { dialogId: 'd' });
+  await assert.rejects(store.put({ ...r, output: 'y' }, { dialogId: 'd' }), (e) => e.code === 'store_conflict');
   off();
-  await store.put(make('read_file', {}, 'z'), { dialog_id: 'd' });
+  await store.put(make('read_file', {}, 'z'), { dialogId: 'd' });
   const spans = exporter.getFinishedSpans();
   assert.equal(spans.length, 1, 'one span per stored result; repeats and refusals record none');
   assert.equal(spans[0].name, 'execute_tool read_file');
@@ -434,7 +434,7 @@ test('get_tool_result pages through a result stored in PostgreSQL (the handler a
   const store = await openStore({ listen: false });
   const output = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(i % 50)}`).join('\n');
   const result = createSuccess({ input: { tool_name: 'bash', tool_call_id: 'call_pg_pages', parameters: {} }, output, duration_ms: 3 });
-  await store.put(result, { dialog_id: 'dlg' });
+  await store.put(result, { dialogId: 'dlg' });
   const handler = createGetToolResultHandler(store, { budget: { maxChars: 4000 } });
   let request = { tool_call_id: 'call_pg_pages', offset: 1 };
   const texts = [];

@@ -12,7 +12,7 @@ const out = (line) => process.stdout.write(`${line}\n`);
 if (job.mode === 'contend') {
   for (const r of job.results) {
     try {
-      const report = await store.put(r, { dialog_id: 'fleet' });
+      const report = await store.put(r, { dialogId: 'fleet' });
       out(JSON.stringify({ id: r.metadata.execution_id, outcome: report.stored ? 'stored' : 'same', output: r.output }));
     } catch (e) {
       out(
@@ -25,7 +25,7 @@ if (job.mode === 'contend') {
   for (let b = 0; ; b++) {
     const batch = job.results.slice(b * job.batch, (b + 1) * job.batch);
     if (!batch.length) break;
-    const report = await store.putMany(batch, { dialog_id: 'crash' });
+    const report = await store.putMany(batch, { dialogId: 'crash' });
     if (!report.results.every((r) => r.ok && r.value.stored)) throw new Error('unexpected outcome');
     out(`ack ${(b + 1) * job.batch}`);
   }

@@ -11,7 +11,7 @@ const version = globalThis.Deno?.version.deno ?? globalThis.Bun?.version ?? glob
 
 // The endpoints as a plain Request → Response call, over the in-memory store.
 const store = new toolresult.ResultStore();
-for (const { dialog_id, result } of httpSeed(toolresult)) store.put(result, { dialog_id });
+for (const { dialog_id, result } of httpSeed(toolresult)) store.put(result, { dialogId: dialog_id });
 const handler = createToolResultsHandler(store, { public: true });
 const call = (url, init) => handler(new Request(url, init));
 

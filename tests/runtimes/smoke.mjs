@@ -101,12 +101,12 @@ export function smokeChecks(t) {
       () => {
         const store = new t.ResultStore();
         const r = result({ content: longText });
-        const report = store.put(r, { dialog_id: 'dialog_smoke' });
+        const report = store.put(r, { dialogId: 'dialog_smoke' });
         ok(report.stored, 'stored');
-        equal(store.put(r, { dialog_id: 'dialog_smoke' }).stored, false, 'the same result again is a no-op');
+        equal(store.put(r, { dialogId: 'dialog_smoke' }).stored, false, 'the same result again is a no-op');
         equal(store.getByToolCallId('call_smoke_1')?.metadata.execution_id, r.metadata.execution_id, 'read back by tool call id');
         equal(store.listDialog('dialog_smoke').length, 1, 'listed in its dialog');
-        const ref = t.toReference(r, { dialog_id: 'dialog_smoke' });
+        const ref = t.toReference(r, { dialogId: 'dialog_smoke' });
         equal(ref.result_ref.tool_call_id, 'call_smoke_1', 'the reference names the call');
         equal(ref.result_ref.dialog_id, 'dialog_smoke', 'and the dialog');
         ok(ref.metadata.truncated_preview.length < longText.length, 'the preview is short');

@@ -41,7 +41,7 @@ export default {
     }
     if (!handler) {
       const store = new toolresult.ResultStore();
-      for (const { dialog_id, result } of httpSeed(toolresult)) store.put(result, { dialog_id });
+      for (const { dialog_id, result } of httpSeed(toolresult)) store.put(result, { dialogId: dialog_id });
       handler = createToolResultsHandler(store, { public: true });
     }
     return handler(request);

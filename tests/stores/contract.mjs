@@ -31,7 +31,7 @@ function collect(store) {
   return seen;
 }
 
-const D = { dialog_id: 'dlg' };
+const D = { dialogId: 'dlg' };
 
 export function defineStoreContract(name, { open, close = async (s) => s.close?.(), runs = 40 }) {
   const withStore = (options, body) => async () => {

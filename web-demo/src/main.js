@@ -419,7 +419,7 @@ $('save').addEventListener('click', async () => {
   const d = current.analysis.docs[current.doc];
   const s = await store();
   try {
-    const report = await s.put(d.value, { dialog_id: DIALOG });
+    const report = await s.put(d.value, { dialogId: DIALOG });
     $('status').textContent = report.stored ? `Saved to history: ${report.meta.summary}` : 'Already in history.';
   } catch (e) {
     $('status').textContent = `Not saved: ${e.code}: ${e.message}`;

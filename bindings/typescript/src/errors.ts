@@ -200,3 +200,19 @@ export function briefText(text: string): string {
   const tail = text.slice(afterCodePoints(text, total - half));
   return `${head}… (${thousands(total - 2 * half)} chars left out) …${tail}`;
 }
+
+/**
+ * Options are camelCase (wire fields stay snake_case): an option given in its
+ * old snake_case spelling is refused with an error naming the new one, never
+ * silently ignored.
+ */
+export function refuseSnakeCaseOptions(options: unknown, where: string, renamed: Readonly<Record<string, string>> = { dialog_id: 'dialogId' }): void {
+  if (options === null || typeof options !== 'object') return;
+  for (const [old, now] of Object.entries(renamed)) {
+    if (Object.hasOwn(options, old)) {
+      throw new ToolResultError('invalid_options', `${where} takes ${now} (options are camelCase), not ${old}`, [
+        { path: `/${old}`, code: 'invalid_options', message: `use ${now}` },
+      ]);
+    }
+  }
+}

@@ -61,7 +61,7 @@ function attributesOf(result: ToolResult, sizeBytes: number): OtelAttributes {
 
 /** A store `instrumentStore` can wrap: any of ResultStore, FileResultStore, PostgresResultStore. */
 export interface InstrumentableStore {
-  put(result: ToolResult | string, options: { dialog_id: string; summary?: string }): unknown;
+  put(result: ToolResult | string, options: { dialogId: string; summary?: string }): unknown;
   on(type: 'evicted', listener: (event: Event & { detail: Eviction }) => void): () => void;
 }
 

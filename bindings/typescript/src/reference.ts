@@ -1,6 +1,6 @@
 // Lazy references (docs/spec.md §12): summaries, references in place of full
 // results, and the get_tool_result tool.
-import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteText, refuseSnakeCaseOptions } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { call } from './runtime.js';
 import type { ContextBudget } from './budget.js';
@@ -26,21 +26,22 @@ export function summarize(result: ToolResult | string): string {
 }
 
 /**
- * The reference message for a result stored under `dialog_id`:
+ * The reference message for a result stored under `dialogId`:
  * `{ tool_call_id, tool_name, status, metadata: { size_bytes, summary,
  * truncated_preview }, result_ref: { storage_type, dialog_id, tool_call_id } }`.
  * The preview is `previewResult(result, { maxChars: previewChars })`.
  */
-export function toReference(result: ToolResult, options: { dialog_id: string; previewChars?: number }): ToolResultReference {
-  if (!options || typeof options.dialog_id !== 'string' || options.dialog_id === '') {
-    throw new ToolResultError('invalid_options', 'toReference needs { dialog_id }');
+export function toReference(result: ToolResult, options: { dialogId: string; previewChars?: number }): ToolResultReference {
+  refuseSnakeCaseOptions(options, 'toReference');
+  if (!options || typeof options.dialogId !== 'string' || options.dialogId === '') {
+    throw new ToolResultError('invalid_options', 'toReference needs { dialogId }');
   }
   const chars = options.previewChars ?? 500;
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `previewChars must be a positive integer, got ${quoteText(chars)}`);
   // "" lets the wasm side compute the built-in summary from the result it parses anyway.
   const summary = customSummary(result) ?? '';
   const json = toolResultJson(result);
-  return unwrap<ToolResultReference>(call((w) => w.to_reference(json, options.dialog_id, summary, chars)));
+  return unwrap<ToolResultReference>(call((w) => w.to_reference(json, options.dialogId, summary, chars)));
 }
 
 /**

@@ -210,7 +210,7 @@ function checkOptions(options: WithToolResultsOptions): void {
     throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteJson(options.spotlight)}`);
   }
   if (store !== undefined && (store === null || typeof store !== 'object' || typeof store.put !== 'function'))
-    throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
+    throw optionsError('/store', 'store must have a put(result, { dialogId }) method');
   checkDialogId(dialogId, store !== undefined);
   if (screenOption !== undefined && typeof screenOption !== 'boolean' && (screenOption === null || typeof screenOption !== 'object')) {
     throw optionsError('/screen', 'screen must be true, false or the screen options');
@@ -420,7 +420,7 @@ function wrapTool(name: string, tool: AiTool & Record<string, unknown>, wrapping
     // The span ends when the result is made; storing it is not the tool's run.
     span.end(result);
     remember(wrapping, result, dialogId);
-    if (options.store) await options.store.put(result, { dialog_id: dialogId as string });
+    if (options.store) await options.store.put(result, { dialogId: dialogId as string });
     await report(result, call, false);
     return result;
   };

@@ -59,7 +59,7 @@ export interface McpContentBlock {
  * these methods, sync or async).
  */
 export interface McpResultStore {
-  put(result: ToolResult, options: { dialog_id: string }): unknown;
+  put(result: ToolResult, options: { dialogId: string }): unknown;
   get(executionId: string): ToolResult | undefined | Promise<ToolResult | undefined>;
   getByToolCallId(toolCallId: string): ToolResult | undefined | Promise<ToolResult | undefined>;
   meta?(executionId: string): StoredMeta | undefined | Promise<StoredMeta | undefined>;
@@ -265,7 +265,7 @@ export interface WrapMcpToolOptions extends ToolSpanOptions {
   outputSchema?: unknown;
   /** Schema options for an `outputSchema` given as JSON Schema (`documents`, `formats`, ...). */
   schemaOptions?: SchemaOptions;
-  /** Where the full result goes (`put(result, { dialog_id })`); also what the result links point into. */
+  /** Where the full result goes (`put(result, { dialogId: dialog_id })`); also what the result links point into. */
   store?: McpResultStore;
   /** The dialog the result is stored under (default `"mcp"`), or a function of the call's arguments and the SDK's `extra` / `ctx`. */
   dialogId?: string | ((args: Record<string, unknown>, extra: unknown) => string);
@@ -381,7 +381,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  *    an `isError` result naming every issue with its JSON Pointer;
  * 3. with `screen`, screens it: a REJECT is an `isError` result with the
  *    reasons and none of the content;
- * 4. with `store`, stores the full result (`put(result, { dialog_id })`);
+ * 4. with `store`, stores the full result (`put(result, { dialogId: dialog_id })`);
  * 5. with `budget`, bounds what goes to the client, and when something was
  *    cut (and the result is stored) adds a `resource_link` block to
  *    `toolresult://dialogs/{dialog}/tool-results/{tool_call_id}`, which
@@ -502,7 +502,7 @@ export function wrapMcpToolHandler<A extends unknown[], R extends McpCallToolRes
     let storeError: string | undefined;
     if (options.store) {
       try {
-        await options.store.put(full, { dialog_id: dialogId });
+        await options.store.put(full, { dialogId: dialogId });
         stored = true;
       } catch (e) {
         storeError = errorText(e);

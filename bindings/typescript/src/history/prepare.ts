@@ -10,7 +10,7 @@
 // references back), as before.
 import { createFailure, createSuccess } from '../api.js';
 import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets, estimateTokens, shownText, type ToolBudgetSource } from '../budget.js';
-import { ToolResultError, quoteText } from '../errors.js';
+import { ToolResultError, quoteText, refuseSnakeCaseOptions } from '../errors.js';
 import type { ToolResult, ToolResultReference } from '../generated/types.js';
 import { toReference } from '../reference.js';
 import type { ResultStore } from '../stores/memory.js';
@@ -342,9 +342,7 @@ export function prepareHistory<M>(messages: readonly M[], options: PrepareHistor
   if (options.format !== undefined && !HISTORY_FORMATS.includes(options.format)) {
     throw new ToolResultError('invalid_options', `format must be one of ${HISTORY_FORMATS.join(', ')}, got ${quoteText(options.format)}`);
   }
-  if (Object.hasOwn(options, 'dialog_id')) {
-    throw new ToolResultError('invalid_options', 'prepareHistory takes dialogId (camelCase, as every other option), not dialog_id');
-  }
+  refuseSnakeCaseOptions(options, 'prepareHistory');
   const format = options.format ?? detectHistoryFormat(messages);
   const budgeted = BUDGET_OPTIONS.some((k) => options[k] !== undefined);
   if (format === 'toolresult' && !budgeted) return referenceAll(messages, options);
@@ -386,13 +384,13 @@ function referenceAll<M>(messages: readonly M[], options: PrepareHistoryOptions)
   const swap = (item: unknown): unknown => {
     if (isToolResultValue(item)) {
       const id = item.input.tool_call_id ?? item.metadata.execution_id;
-      store.put(item, { dialog_id });
+      store.put(item, { dialogId: dialog_id });
       if (wanted(id)) {
         note(id, item.input.tool_name, 'kept', item, item);
         return item;
       }
       out.referenced.push(id);
-      const ref = toReference(item, { dialog_id, previewChars: options.previewChars });
+      const ref = toReference(item, { dialogId: dialog_id, previewChars: options.previewChars });
       note(id, item.input.tool_name, 'referenced', item, ref);
       return ref;
     }
@@ -590,7 +588,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   const keep = (full: ToolResult) => {
     if (!store || typeof dialog_id !== 'string') return;
     const id = full.input.tool_call_id ?? full.metadata.execution_id;
-    if (!store.getByToolCallId(id)) store.put(full, { dialog_id });
+    if (!store.getByToolCallId(id)) store.put(full, { dialogId: dialog_id });
   };
   const needStore = (): string => {
     if (!store || typeof dialog_id !== 'string' || dialog_id === '') {
@@ -620,7 +618,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     const dialog = needStore();
     const full = fullOf(e);
     if (!full) return false;
-    const ref = toReference(full, { dialog_id: dialog, previewChars });
+    const ref = toReference(full, { dialogId: dialog, previewChars });
     const json = JSON.stringify(ref);
     return replace(e, ref, e.marks !== undefined && format !== 'toolresult' ? markText(json, e.marks) : undefined, full);
   };
@@ -632,7 +630,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
       const dialog = needStore();
       full = fullOf(e);
       if (!full) return false;
-      base = toReference(full, { dialog_id: dialog, previewChars: 1 });
+      base = toReference(full, { dialogId: dialog, previewChars: 1 });
     }
     const ref = minimalReference(base);
     if (format === 'toolresult') return replace(e, ref, undefined, full);

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { validateToolResult } from '../api.js';
 import { sha256Hex } from '../bound.js';
-import { ToolResultError, quoteText } from '../errors.js';
+import { ToolResultError, quoteText, refuseSnakeCaseOptions } from '../errors.js';
 import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from '../generated/types.js';
 import { SAFE_ID } from '../ids.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
@@ -147,7 +147,7 @@ export class FileResultStore extends IndexBackedStore {
     }
     let stored: PutReport;
     try {
-      stored = this.index.put(result, { dialog_id: dialogId });
+      stored = this.index.put(result, { dialogId: dialogId });
     } catch (e) {
       this.#quarantine(report, file, `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}`);
       if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
@@ -181,13 +181,14 @@ export class FileResultStore extends IndexBackedStore {
   }
 
   /**
-   * Validates and durably stores a result under `dialog_id` (the file is named
+   * Validates and durably stores a result under `dialogId` (the file is named
    * by its tool_call_id, or execution_id). The same result again is a no-op
    * (`stored: false`); a different one under a stored id is `store_conflict`.
    * Returns once both files are durable.
    */
-  put(result: ToolResult | string, options: { dialog_id: string; summary?: string }): PutReport {
-    checkId('dialog_id', options?.dialog_id);
+  put(result: ToolResult | string, options: { dialogId: string; summary?: string }): PutReport {
+    refuseSnakeCaseOptions(options, 'put');
+    checkId('dialogId', options?.dialogId);
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
     const value = verdict.value;
@@ -198,9 +199,9 @@ export class FileResultStore extends IndexBackedStore {
     this.index.admit(value);
     if (this.index.meta(value.metadata.execution_id) || this.index.getByToolCallId(id)) {
       // Already stored, or a conflict: the index decides, nothing is written.
-      return this.index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
+      return this.index.put(value, { dialogId: options.dialogId, summary: options.summary });
     }
-    const dir = this.#dir(options.dialog_id);
+    const dir = this.#dir(options.dialogId);
     fs.mkdirSync(dir, { recursive: true });
     const text = JSON.stringify(value);
     const file = path.join(dir, `${id}.json`);
@@ -208,7 +209,7 @@ export class FileResultStore extends IndexBackedStore {
       throw new ToolResultError('store_conflict', `${file} exists and is not in the index; it is never overwritten`);
     }
     writeAtomic(file, text);
-    const report = this.index.put(value, { dialog_id: options.dialog_id, summary: options.summary });
+    const report = this.index.put(value, { dialogId: options.dialogId, summary: options.summary });
     // Retention may have evicted this very result (too old): its files are gone already.
     if (!report.evicted.some((e) => e.execution_id === report.meta.execution_id)) {
       writeAtomic(path.join(dir, `${id}.meta.json`), JSON.stringify({ ...report.meta, sha256: sha256Hex(text) } satisfies FileMeta));
@@ -224,7 +225,7 @@ export class FileResultStore extends IndexBackedStore {
   override get(executionIdOrDialogId: string, toolCallId?: string): ToolResult | undefined {
     if (toolCallId === undefined) return this.index.get(executionIdOrDialogId);
     const dialogId = executionIdOrDialogId;
-    checkId('dialog_id', dialogId);
+    checkId('dialogId', dialogId);
     checkId('tool_call_id', toolCallId);
     const file = path.join(this.#dir(dialogId), `${toolCallId}.json`);
     if (!fs.existsSync(file)) return undefined;

@@ -6,7 +6,7 @@
 // A record that no longer validates is moved to the `quarantine` object store
 // with the reason, never dropped silently and never a crash.
 import { validateToolResult } from '../api.js';
-import { ToolResultError, briefText } from '../errors.js';
+import { ToolResultError, briefText, refuseSnakeCaseOptions } from '../errors.js';
 import type { Eviction, PutReport, RetentionPolicy, ToolResult } from '../generated/types.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
 
@@ -130,7 +130,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
       }
       try {
         // The screen already admitted it when it was first stored.
-        this.index.put(verdict.value, { dialog_id: record.dialog_id, summary: record.summary });
+        this.index.put(verdict.value, { dialogId: record.dialog_id, summary: record.summary });
         report.loaded++;
       } catch (e) {
         bad.push({ record, reason: `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}` });
@@ -175,7 +175,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
    * (`stored: false`); a different one under a stored execution_id or
    * tool_call_id is `store_conflict`. Resolves once IndexedDB has committed.
    */
-  async put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): Promise<PutReport> {
+  async put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): Promise<PutReport> {
+    refuseSnakeCaseOptions(options, 'put');
     this.#open();
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
@@ -188,7 +189,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
       return this.index.put(value, options);
     }
     const record: StoredRecord = { execution_id: value.metadata.execution_id, stored_at: this.#now(), json: JSON.stringify(value) };
-    if (options.dialog_id !== undefined) record.dialog_id = options.dialog_id;
+    if (options.dialogId !== undefined) record.dialog_id = options.dialogId;
     if (options.summary !== undefined) record.summary = options.summary;
     try {
       const tx = this.#db.transaction(RESULTS, 'readwrite');

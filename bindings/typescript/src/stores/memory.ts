@@ -1,6 +1,6 @@
 // The in-memory ResultStore (crates/toolresult/src/store.rs) with events:
 // `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
-import { ToolResultError, type Outcome } from '../errors.js';
+import { ToolResultError, type Outcome, refuseSnakeCaseOptions } from '../errors.js';
 import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMetrics, StoredMeta, ToolResult } from '../generated/types.js';
 import { customSummary } from '../summary.js';
 import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from '../screen.js';
@@ -93,13 +93,14 @@ export class ResultStore extends EventTarget {
    * Validates and stores a ToolResult (value or JSON text). `summary` defaults
    * to `summarize(result)` (registered summarizers first).
    */
-  put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): PutReport {
+  put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): PutReport {
+    refuseSnakeCaseOptions(options, 'put');
     // A result `admit` just passed (the file store admits before writing) is not screened twice.
     if (this.#gate.mode !== 'off' && !(typeof result === 'object' && admittedResults.delete(result))) this.admit(result);
     const json = jsonText(result, 'invalid_tool_result', 'the result');
     // "" lets the store compute the built-in summary from the result it parses anyway.
     const summary = options.summary ?? customSummary(result) ?? '';
-    const out = JSON.parse(core.call(() => this.#h().put(json, options.dialog_id ?? '', summary, this.#now()))) as Outcome<PutReport>;
+    const out = JSON.parse(core.call(() => this.#h().put(json, options.dialogId ?? '', summary, this.#now()))) as Outcome<PutReport>;
     if (!out.ok) {
       const conflict = out.issues.some((i) => i.code === 'store_conflict');
       throw new ToolResultError(conflict ? 'store_conflict' : 'invalid_tool_result', conflict ? 'not stored' : 'invalid ToolResult', out.issues);

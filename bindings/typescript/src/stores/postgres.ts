@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import '../index.js';
 import { validateToolResult } from '../api.js';
-import { ToolResultError, unwrapOutcome, type Outcome } from '../errors.js';
+import { ToolResultError, unwrapOutcome, type Outcome, refuseSnakeCaseOptions } from '../errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -577,8 +577,9 @@ export class PostgresResultStore extends EventTarget {
    * is a no-op (`stored: false`); a different one under a stored execution_id
    * or tool_call_id is a `store_conflict` error. Resolves once committed.
    */
-  async put(result: ToolResult | string, options: { dialog_id?: string; summary?: string } = {}): Promise<PutReport> {
-    const prepared = this.#prepare(result, options.dialog_id, options.summary);
+  async put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): Promise<PutReport> {
+    refuseSnakeCaseOptions(options, 'put');
+    const prepared = this.#prepare(result, options.dialogId, options.summary);
     const report = await this.#write([prepared]);
     const first = report.results[0];
     if (!first.ok) throw first.error;
@@ -590,10 +591,11 @@ export class PostgresResultStore extends EventTarget {
    * Each is reported on its own: one conflict does not stop the others.
    * A result that is not a valid ToolResult is reported and not written.
    */
-  async putMany(results: (ToolResult | string)[], options: { dialog_id?: string } = {}): Promise<PutManyReport> {
+  async putMany(results: (ToolResult | string)[], options: { dialogId?: string } = {}): Promise<PutManyReport> {
+    refuseSnakeCaseOptions(options, 'putMany');
     const prepared: (Prepared | ToolResultError)[] = results.map((r) => {
       try {
-        return this.#prepare(r, options.dialog_id, undefined);
+        return this.#prepare(r, options.dialogId, undefined);
       } catch (e) {
         if (e instanceof ToolResultError) return e;
         throw e;

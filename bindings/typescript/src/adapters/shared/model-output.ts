@@ -32,7 +32,7 @@ export type AiToolModelOutput =
 
 /** Where results are kept (`ResultStore`, `FileResultStore`, `PostgresResultStore`, or any `put`). */
 export interface AiResultStore {
-  put(result: ToolResult, options: { dialog_id: string }): unknown;
+  put(result: ToolResult, options: { dialogId: string }): unknown;
   /** The stored result's metadata (its `dialog_id`): read by `toModelOutput` for a result made before this process, when `dialogId` is a function. */
   meta?(executionId: string): StoredMeta | undefined | Promise<StoredMeta | undefined>;
 }
@@ -103,7 +103,7 @@ export function toModelOutput(result: ToolResult, options: ModelOutputOptions = 
   const mode = options.spotlight;
   const bounded = boundResult(r, mode ? spotlightBudget(options.budget, mode, r.input.tool_name) : options.budget);
   if (bounded.truncated && options.store && typeof options.dialogId === 'string' && options.dialogId !== '') {
-    const reference: ToolResultReference = toReference(r, { dialog_id: options.dialogId, previewChars: options.previewChars });
+    const reference: ToolResultReference = toReference(r, { dialogId: options.dialogId, previewChars: options.previewChars });
     return spotlightOutput({ type: 'json', value: reference as unknown as AiJsonValue }, mode);
   }
   return spotlightOutput(successOutput(bounded.result), mode);

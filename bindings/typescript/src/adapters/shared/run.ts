@@ -100,7 +100,7 @@ export function checkRunOptions(options: ToolRunOptions, where: string, dialogId
     throw optionsError('/spotlight', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteJson(options.spotlight)}`);
   if (store !== undefined) {
     if (store === null || typeof store !== 'object' || typeof store.put !== 'function')
-      throw optionsError('/store', 'store must have a put(result, { dialog_id }) method');
+      throw optionsError('/store', 'store must have a put(result, { dialogId }) method');
   }
   checkDialogId(options.dialogId, store !== undefined, dialogIdDefault);
   if (options.screen !== undefined && typeof options.screen !== 'boolean' && !isObject(options.screen))
@@ -267,7 +267,7 @@ export async function finishRun(run: RunningCall, outcome: RunOutcome, options: 
     throw e;
   }
   run.span.end(result);
-  if (options.store) await options.store.put(result, { dialog_id: run.dialogId as string });
+  if (options.store) await options.store.put(result, { dialogId: run.dialogId as string });
   await options.onResult?.(result, { toolName: run.call.toolName, toolCallId: run.call.toolCallId });
   return result;
 }
