@@ -43,7 +43,7 @@ export interface Site {
   part: unknown;
   /** What the model is shown now. */
   payload: Payload;
-  /** A reference object already in place (toolresult, AI SDK `json`). */
+  /** A reference message already in place (toolresult's own shape; references inside a result's output are checked by prepareHistory). */
   reference?: ToolResultReference;
   /** The whole ToolResult, when the format holds one. */
   full?: ToolResult;
@@ -277,7 +277,6 @@ function aiSite(part: Obj): Site | undefined {
     return {
       ...base,
       payload: { output: out.value ?? null },
-      reference: isReferenceValue(out.value) ? out.value : undefined,
       withPayload: (p, asText) =>
         asText ? withOutput({ type: type === 'json' ? 'text' : 'error-text', value: outputText(p) }) : withOutput({ type, value: p.output ?? null }),
       withReference,

@@ -303,11 +303,40 @@ function minimalIn(text: unknown, id: string, dialogId: string | undefined): Too
   return minimalText(ref) === text ? ref : undefined;
 }
 
-function referenceIn(site: Site, inner: Payload, dialogId: string | undefined): ToolResultReference | undefined {
+/** The same JSON value (objects compared by their keys, in any order). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b as object, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * A reference already in place. toolresult's own reference messages are the format's structure; a reference in a
+ * result's output or text is what the tool wrote (tool output is untrusted: it could give itself a megabyte summary
+ * or name another call's stored result) unless it could only have come from us: it names this very call, and the
+ * store holds this call's result, whose reference (as clearing makes it with this dialog and preview length, or its
+ * minimal form) it is exactly. Anything else is ordinary tool text, within the budgets like any other.
+ */
+function referenceIn(
+  site: Site,
+  inner: Payload,
+  store: ResultStore | undefined,
+  dialogId: string | undefined,
+  previewChars: number | undefined,
+): ToolResultReference | undefined {
   if (site.reference) return site.reference;
-  if (isReferenceValue(inner.output)) return inner.output;
   const text = inner.content?.length === 1 && inner.content[0].type === 'text' ? inner.content[0].text : inner.output;
-  return referenceInText(text) ?? minimalIn(text, site.id, dialogId);
+  const found = isReferenceValue(inner.output) ? inner.output : (referenceInText(text) ?? minimalIn(text, site.id, dialogId));
+  if (!found || found.tool_call_id !== site.id || found.result_ref.tool_call_id !== site.id) return undefined;
+  if (!store || typeof dialogId !== 'string' || dialogId === '' || found.result_ref.dialog_id !== dialogId) return undefined;
+  const full = store.getByToolCallId(site.id);
+  if (!full) return undefined;
+  const ours = toReference(full, { dialogId, previewChars });
+  return sameValue(found, ours) || sameValue(found, minimalReference(ours)) ? found : undefined;
 }
 
 /**
@@ -472,7 +501,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
       sinceResult = true;
       const marks = marksOf(site.id);
       const { inner, spotted } = unmark(site.payload, marks);
-      const reference = referenceIn(site, inner, dialog_id);
+      const reference = referenceIn(site, inner, store, dialog_id, previewChars);
       const toolName = site.toolName ?? reference?.tool_name ?? calls.get(site.id)?.name ?? 'unknown';
       const before = measure(site.payload, count);
       entries.push({
