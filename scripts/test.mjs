@@ -58,6 +58,9 @@ run(process.execPath, ['scripts/build.mjs']);
 step('api: the public API (npm subpath exports, Rust crates) matches the reviewed reports in api/ (npm run api:check)');
 run(process.execPath, ['scripts/api-check.mjs']);
 
+step('docs: the generated API reference (docs/reference/api/, TypeDoc) matches the sources (npm run docs:reference)');
+run(process.execPath, ['scripts/docs-reference.mjs', '--check']);
+
 step('bench: smoke run (proves the benchmark still works; asserts nothing about time)');
 run(process.execPath, ['bench/run.mjs', '--smoke']);
 

@@ -5,6 +5,7 @@ import type { ToolDefinition, ToolResult, ToolResultReference } from './generate
 import { call } from './runtime.js';
 import type { ContextBudget } from './budget.js';
 import { DEFAULT_PAGE_BUDGET, pageToolResult, type ToolResultAnswer, type ToolResultRequest } from './paging.js';
+import { screenRecordOf } from './screen.js';
 import { customSummary } from './summary.js';
 import { toolResultJson } from './wire.js';
 
@@ -101,8 +102,12 @@ export const getToolResultTool: ToolDefinition = {
   },
 };
 
-/** What the get_tool_result handler returns to the model. */
-export type GetToolResultOutput = ToolResultAnswer | { found: false; message: string };
+/**
+ * What the get_tool_result handler returns to the model: an answer, `found:
+ * false`, or `withheld` for a result the safety screen rejected (its content
+ * never reaches the model this way either; docs/guide/safety.md).
+ */
+export type GetToolResultOutput = ToolResultAnswer | { found: false; message: string } | { found: true; withheld: string };
 
 /** The stores `createGetToolResultHandler` reads: the in-memory, file and IndexedDB stores answer at once, PostgreSQL with a promise. */
 export interface ToolResultSource {
@@ -130,18 +135,23 @@ export function createGetToolResultHandler(
       return { found: false, message: 'get_tool_result needs { "tool_call_id": "<id from an earlier result reference>" }.' };
     }
     const answer = (result: ToolResult | undefined): GetToolResultOutput =>
-      result
-        ? pageToolResult(result, request, budget)
-        : {
-            found: false,
-            message:
-              `No stored result for tool_call_id "${id}". get_tool_result only returns results of tool calls made earlier in this ` +
-              'conversation (their references carry result_ref.tool_call_id); a tool you have just called returned its result directly.',
-          };
+      result && isRejected(result)
+        ? { found: true, withheld: `The result of tool_call_id "${id}" is withheld: ${result.error_message ?? 'the safety screen rejected it.'}` }
+        : result
+          ? pageToolResult(result, request, budget)
+          : {
+              found: false,
+              message:
+                `No stored result for tool_call_id "${id}". get_tool_result only returns results of tool calls made earlier in this ` +
+                'conversation (their references carry result_ref.tool_call_id); a tool you have just called returned its result directly.',
+            };
     const got = store.getByToolCallId(id);
     return got instanceof Promise ? got.then(answer) : answer(got);
   };
 }
+
+/** A result the safety screen rejected (status `security_violation`, or a `reject` verdict in `meta.screen`). */
+const isRejected = (result: ToolResult): boolean => result.status === 'security_violation' || screenRecordOf(result)?.verdict === 'reject';
 
 const probeResult: ToolResult = {
   input: { tool_name: 'probe', parameters: {} },

@@ -496,12 +496,8 @@ test('a real query() loop: small, 200 KB, screened and throwing MCP tools, and g
           pattern: z.string().optional(),
           path: z.string().optional(),
         },
-        async (args) => {
-          // A result the screen rejected stays withheld.
-          const rejected = store.getByToolCallId(args.tool_call_id)?.status === 'security_violation';
-          const answer = rejected ? { found: false, message: 'withheld: the safety screen rejected this result' } : await read(args);
-          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
-        },
+        // The handler itself withholds a result the screen rejected.
+        async (args) => ({ content: [{ type: 'text', text: JSON.stringify(await read(args)) }] }),
       ),
     ],
   });
@@ -551,7 +547,9 @@ test('a real query() loop: small, 200 KB, screened and throwing MCP tools, and g
   const page = JSON.parse(received.toolu_read.text);
   assert.equal(page.page.text, `${big.split('\n').slice(2000, 2003).join('\n')}\n`);
   // 6. A rejected result stays withheld when asked for again.
-  assert.deepEqual(JSON.parse(received.toolu_reread.text), { found: false, message: 'withheld: the safety screen rejected this result' });
+  const reread = JSON.parse(received.toolu_reread.text);
+  assert.equal(reread.found, true);
+  assert.match(reread.withheld, /is withheld: The safety screen rejected this result/);
   assert.equal(store.listDialog(session).length, steps.length);
 
   console.log(
