@@ -124,7 +124,7 @@ if (forTest) {
   const requirements = path.join(root, 'scripts', 'screen-model', 'requirements.txt');
   const py = screenModelPython();
   const pinned = path.join(path.dirname(path.dirname(py)), 'requirements.txt');
-  step('setup: the screen model\'s Python packages (scripts/screen-model/requirements.txt, in a venv in the tools cache)');
+  step("setup: the screen model's Python packages (scripts/screen-model/requirements.txt, in a venv in the tools cache)");
   if (existsSync(py) && existsSync(pinned) && readFileSync(pinned, 'utf8') === readFileSync(requirements, 'utf8')) {
     console.log(`present: ${path.dirname(path.dirname(py))}`);
   } else {
