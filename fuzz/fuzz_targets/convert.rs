@@ -41,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
             validate_agent_result(&text, &opts).is_empty(),
             "normalize gave an invalid AgentResult: {text}"
         );
-        let again = migrate::normalize_agent_result(&n.value, &mctx).expect("normalizing an AgentResult works");
+        let again = migrate::normalize_agent_result(&n.value, &mctx)
+            .expect("normalizing an AgentResult works");
         assert_eq!(again.value, n.value, "normalize is idempotent");
     }
 

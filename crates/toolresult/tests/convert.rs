@@ -212,7 +212,8 @@ fn normalize_is_idempotent_on_the_fixtures() {
         assert_eq!(twice.value, once.value, "{file}");
         assert!(twice.changes.is_empty(), "{file}");
     }
-    let unsupported = migrate::normalize_agent_result(&json!({"version": "0.9"}), &ctx).unwrap_err();
+    let unsupported =
+        migrate::normalize_agent_result(&json!({"version": "0.9"}), &ctx).unwrap_err();
     assert!(unsupported.0[0]
         .message
         .contains("supported versions: 1.0.0"));

@@ -480,7 +480,8 @@ fn unwrap_message(o: &Map<String, Value>, ctx: &MigrationContext) -> Result<Norm
     }
     if payload.get("version").is_some() {
         // An AgentResult already: the wrapper adds nothing it lacks.
-        let mut n = normalize_agent_result(payload, &ctx).map_err(|issues| issues.prefixed("/payload"))?;
+        let mut n =
+            normalize_agent_result(payload, &ctx).map_err(|issues| issues.prefixed("/payload"))?;
         for (k, v) in &extra {
             changes.push(change(
                 "",
