@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use toolresult::render::{render_text, RenderOptions};
-use toolresult::{parse_tool_result, result_preview, ValidationOptions};
+use toolresult::{parse_tool_result, preview_result, ValidationOptions};
 
 fn inert(text: &str) {
     let mut rest = text;
@@ -43,5 +43,5 @@ fuzz_target!(|data: &[u8]| {
     opts.collapsed = flags & 2 == 2;
     let out = render_text(&result, &opts);
     inert(&out);
-    let _ = result_preview(&result, 1 + usize::from(flags));
+    let _ = preview_result(&result, 1 + usize::from(flags));
 });

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::bound::{cap_lines, cut_json_text, preview, truncate_json, truncate_text};
+use toolresult::bound::{cap_lines, cut_json_text, preview_text, truncate_json, truncate_text};
 use toolresult::json::{parse_str, parse_str_exact, ParseLimits};
 use toolresult::limits::MIN_JSON_LIMIT;
 
@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(t.output, text);
     }
 
-    let (p, _) = preview(text, usize::from(seed));
+    let (p, _) = preview_text(text, usize::from(seed));
     assert!(p.chars().count() <= usize::from(seed).max(0));
 
     let (capped, dropped) = cap_lines(text, usize::from(seed % 16));

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 use toolresult::storage::reference::TRUNCATION_NOTE;
 use toolresult::storage::store::ResultStore;
-use toolresult::{result_preview, to_reference, ToolResult};
+use toolresult::{preview_result, to_reference, ToolResult};
 
 fn cases() -> Vec<Value> {
     let path =
@@ -35,7 +35,7 @@ fn every_fixture_gives_its_expected_preview() {
             .is_empty(),
             "{name}: the fixture is a valid ToolResult"
         );
-        let preview = result_preview(&r, max);
+        let preview = preview_result(&r, max);
         assert_eq!(preview, case["preview"].as_str().unwrap(), "{name}");
         let shown = preview.strip_suffix(TRUNCATION_NOTE).unwrap_or(&preview);
         assert!(shown.chars().count() <= max, "{name}: within the budget");
@@ -56,7 +56,7 @@ fn references_and_store_listings_use_the_same_preview() {
     let mut store = ResultStore::default();
     for case in cases() {
         let r = result(&case);
-        let expected = result_preview(&r, 500);
+        let expected = preview_result(&r, 500);
         assert_eq!(
             to_reference(&r, "d1", None, 500).metadata.truncated_preview,
             expected
