@@ -13,13 +13,14 @@ import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets } fro
 import type { ToolResult } from '../generated/types.js';
 import { spotlight } from '../history/spotlight.js';
 import type { ToolRegistry } from '../schema.js';
-import { type AiToolModelOutput, type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
+import { type ModelOutputOptions, toModelOutput } from './shared/model-output.js';
 import {
   buildToolResult,
   checkBudget,
   checkRegistry,
   checkRunOptions,
   type DialogIdOption,
+  failureValue,
   finishRun,
   isObject,
   modelParts,
@@ -129,16 +130,6 @@ function genkitParts(parts: readonly unknown[]): GenkitPart[] {
     const url = p.data !== undefined ? `data:${p.mediaType};base64,${p.data}` : (p.url ?? '');
     return { media: { url, contentType: p.mediaType } };
   });
-}
-
-/** A failure as the model reads it: `{ error, error_code, issues? }` (a screen REJECT: the reasons, never the content). */
-function failureValue(out: AiToolModelOutput, r: ToolResult): Record<string, unknown> {
-  if (out.type === 'error-json' && isObject(out.value)) {
-    const { error_message, ...rest } = out.value;
-    return { error: error_message, ...rest };
-  }
-  const message = out.type === 'execution-denied' ? (out.reason ?? 'the tool call was denied') : (out as { value?: unknown }).value;
-  return { error: message, error_code: r.error_code ?? null };
 }
 
 /**
