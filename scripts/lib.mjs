@@ -37,6 +37,11 @@ export function toolsDir() {
   return path.join(cache, 'toolresult', 'tools');
 }
 
+/** The Python of the screen model's training script: a venv in the tools cache (scripts/setup.mjs --for test). */
+export function screenModelPython() {
+  return path.join(toolsDir(), 'screen-model-venv', 'bin', 'python');
+}
+
 export function wasmBindgenBin() {
   return path.join(toolsDir(), `wasm-bindgen-${wasmBindgenVersion()}`, 'bin', 'wasm-bindgen');
 }

@@ -6,11 +6,11 @@
 //   node scripts/setup.mjs --for test   also what only `npm test` checks with: the no-std target, the
 //                                       MSRV toolchain, cargo-deny, cargo-public-api and its nightly,
 //                                       Biome and the runtimes of tests/runtimes/ (Node 22 and 24, Bun,
-//                                       Deno, workerd).
+//                                       Deno, workerd), and the screen model's Python packages (a venv).
 //   node scripts/setup.mjs --for audit  also cargo-deny (`npm run audit`).
 //
 // Chromium, which the browser tests need, is installed by scripts/test.mjs when missing.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { biomeBin, ensureBiome, BIOME_VERSION } from './biome.mjs';
 import {
@@ -23,6 +23,7 @@ import {
   PUBLIC_API_NIGHTLY,
   root,
   run,
+  screenModelPython,
   step,
   wasmBindgenBin,
   wasmBindgenVersion,
@@ -114,6 +115,22 @@ if (forTest) {
     if (existsSync(done) && statSync(done).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs)
       console.log(`present: tests/frameworks/${name}/node_modules`);
     else run('npm', ['ci', '--no-audit', '--no-fund', '--prefix', dir]);
+  }
+}
+
+if (forTest) {
+  // The screen model's training script (scripts/screen-model/), which `npm test` re-runs to prove
+  // the committed weights are what it produces: its pinned packages, in a venv in the tools cache.
+  const requirements = path.join(root, 'scripts', 'screen-model', 'requirements.txt');
+  const py = screenModelPython();
+  const pinned = path.join(path.dirname(path.dirname(py)), 'requirements.txt');
+  step("setup: the screen model's Python packages (scripts/screen-model/requirements.txt, in a venv in the tools cache)");
+  if (existsSync(py) && existsSync(pinned) && readFileSync(pinned, 'utf8') === readFileSync(requirements, 'utf8')) {
+    console.log(`present: ${path.dirname(path.dirname(py))}`);
+  } else {
+    run(process.env.PYTHON ?? 'python3', ['-m', 'venv', path.dirname(path.dirname(py))]);
+    run(py, ['-m', 'pip', 'install', '--quiet', '-r', requirements]);
+    copyFileSync(requirements, pinned);
   }
 }
 

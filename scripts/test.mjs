@@ -1,7 +1,7 @@
 // `npm test`: every check, in the order that fails fastest.
 import { existsSync } from 'node:fs';
 import { biomeBin } from './biome.mjs';
-import { cargoDenyBin, msrv, run, step } from './lib.mjs';
+import { cargoDenyBin, msrv, run, screenModelPython, step } from './lib.mjs';
 
 const NO_STD_TARGET = 'thumbv7em-none-eabihf';
 
@@ -91,6 +91,12 @@ const shared = [
   'tests/conformance/',
 ];
 run(process.execPath, ['--test', ...shared], { env: { ...process.env, TOOLRESULT_BUILD: 'web' } });
+
+// Re-trains the screen model (no held-out run: seconds) and compares the bytes with the committed
+// weights and constants; the held-out run that chose the threshold is `npm run screen:cv`'s.
+// Skipped (with a note) when ../shared/safety-dev is absent.
+step('screen: the committed model is what scripts/screen-model/train.py produces (and the shared hash vectors)');
+run(screenModelPython(), ['scripts/screen-model/train.py', '--check', '--no-cv']);
 
 // Skipped (with a note) when ../shared/safety-dev is absent; the corpus is never copied here.
 step('screen: quality targets on the development set (../shared/safety-dev) and a throughput smoke run');

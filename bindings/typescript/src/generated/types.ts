@@ -1815,6 +1815,10 @@ export interface ScreenOptions {
    * still counts every one, and `findings_truncated` says some were left out.
    */
   max_findings?: number;
+  /**
+   * The tiers that run: `["rules", "model"]` by default ([`DEFAULT_TIERS`]).
+   */
+  tiers?: ScreenTier[];
 }
 
 /**
@@ -1888,6 +1892,18 @@ export type ScreenCategory =
   "secret" | "executable_payload" | "policy_change" | "fetch_execute_instruction" | "hidden_text";
 
 /**
+ * The two tiers of the screen: the lexical rules, and the learned model
+ * that runs after them (docs/screen.md §10). A finding names the tier that
+ * made it; [`ScreenOptions::tiers`] says which run.
+ *
+ * - `rules`: The lexical rules (docs/screen.md §3).
+ * - `model`: The learned model: a linear model over windows of sentences that
+ * catches instructions to the agent no rule names (category
+ * `policy_change`, rule `learned-instruction`).
+ */
+export type ScreenTier = "rules" | "model";
+
+/**
  * What [`Screener::screen_text`] and [`Screener::screen_value`] return.
  */
 export interface ScreenReport {
@@ -1950,6 +1966,11 @@ export interface ScreenFinding {
    * `reject` or `flag`.
    */
   action: ScreenAction;
+  /**
+   * The tier that made the finding: `rules`, or `model` (then the span is
+   * the window the model scored).
+   */
+  tier?: "rules" | "model";
 }
 
 /**

@@ -25,6 +25,8 @@ mod instructions;
 mod json_text;
 mod keywords;
 mod lexicon;
+mod model;
+mod model_params;
 mod normalize;
 mod payload;
 mod secrets;
@@ -142,6 +144,27 @@ impl ScreenPolicy {
     }
 }
 
+/// The two tiers of the screen: the lexical rules, and the learned model
+/// that runs after them (docs/screen.md §10). A finding names the tier that
+/// made it; [`ScreenOptions::tiers`] says which run.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ScreenTier {
+    /// The lexical rules (docs/screen.md §3).
+    #[default]
+    Rules,
+    /// The learned model: a linear model over windows of sentences that
+    /// catches instructions to the agent no rule names (category
+    /// `policy_change`, rule `learned-instruction`).
+    Model,
+}
+
+/// The tiers that run when [`ScreenOptions::tiers`] is not given.
+pub const DEFAULT_TIERS: [ScreenTier; 2] = [ScreenTier::Rules, ScreenTier::Model];
+
 /// An allowlist entry: a finding is dropped when every field given matches.
 /// `path` matches that JSON Pointer and everything below it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,6 +198,8 @@ pub struct ScreenOptions {
     /// At most this many findings are listed (default 100); the verdict
     /// still counts every one, and `findings_truncated` says some were left out.
     pub max_findings: usize,
+    /// The tiers that run: `["rules", "model"]` by default ([`DEFAULT_TIERS`]).
+    pub tiers: Vec<ScreenTier>,
 }
 
 /// Default for [`ScreenOptions::max_findings`].
@@ -187,6 +212,7 @@ impl Default for ScreenOptions {
             allow: Vec::new(),
             tool_name: None,
             max_findings: DEFAULT_MAX_FINDINGS,
+            tiers: DEFAULT_TIERS.to_vec(),
         }
     }
 }
@@ -210,6 +236,10 @@ pub struct ScreenFinding {
     pub excerpt: String,
     /// `reject` or `flag`.
     pub action: ScreenAction,
+    /// The tier that made the finding: `rules`, or `model` (then the span is
+    /// the window the model scored).
+    #[serde(default)]
+    pub tier: ScreenTier,
 }
 
 /// The verdict of the screen.
@@ -253,15 +283,24 @@ pub struct Screener {
     options: ScreenOptions,
     keywords: Keywords,
     skeleton: skeleton::Skeleton,
+    /// The rules run (`tiers` has `rules`).
+    rules: bool,
+    /// The model runs (`tiers` has `model` and `policy_change` is screened).
+    model: bool,
 }
 
 impl Screener {
     /// Compiles the rules for these options.
     pub fn new(options: ScreenOptions) -> Self {
+        let rules = options.tiers.contains(&ScreenTier::Rules);
+        let model = options.tiers.contains(&ScreenTier::Model)
+            && options.policy.policy_change != ScreenAction::Off;
         Screener {
             options,
             keywords: Keywords::new(),
             skeleton: skeleton::Skeleton::new(),
+            rules,
+            model,
         }
     }
 
@@ -370,23 +409,31 @@ impl Screener {
         // map back to the original string.
         let norm = normalize::Normalized::new(s);
         let text = norm.text();
-        let found = self.keywords.find(text);
-        if on(ScreenCategory::Secret) && !key.is_some_and(secrets::is_digest_key) {
+        let found = if self.rules {
+            self.keywords.find(text)
+        } else {
+            Vec::new()
+        };
+        let secrets_on =
+            self.rules && on(ScreenCategory::Secret) && !key.is_some_and(secrets::is_digest_key);
+        if secrets_on {
             secrets::scan_found(text, &found, &mut hits);
         }
-        let wants_text = on(ScreenCategory::ExecutablePayload)
-            || on(ScreenCategory::PolicyChange)
-            || on(ScreenCategory::FetchExecuteInstruction);
+        let wants_text = self.model
+            || self.rules
+                && (on(ScreenCategory::ExecutablePayload)
+                    || on(ScreenCategory::PolicyChange)
+                    || on(ScreenCategory::FetchExecuteInstruction));
         if wants_text {
             self.scan_found(text, &found, &mut hits, 0);
         }
         norm.map_hits(&mut hits);
-        if on(ScreenCategory::Secret) && !key.is_some_and(secrets::is_digest_key) {
+        if secrets_on {
             if let Some(key) = key {
                 secrets::scan_member_value(key, s, &mut hits);
             }
         }
-        if on(ScreenCategory::HiddenText) {
+        if self.rules && on(ScreenCategory::HiddenText) {
             hidden::scan(s, &mut hits);
         }
         if wants_text {
@@ -411,16 +458,21 @@ impl Screener {
         self.scan_found(text, &found, hits, depth);
     }
 
-    /// Payload and instruction rules over normalised text, then over the
-    /// encoded layers found in it (depth ≤ 2).
+    /// Payload and instruction rules, then the model, over normalised text;
+    /// then both over the encoded layers found in it (depth ≤ 2).
     fn scan_found(&self, text: &str, found: &[Found], hits: &mut Vec<Hit>, depth: usize) {
-        payload::scan(text, found, hits);
-        instructions::scan(text, found, hits);
-        self.skeleton.scan(text, hits);
+        if self.rules {
+            payload::scan(text, found, hits);
+            instructions::scan(text, found, hits);
+            self.skeleton.scan(text, hits);
+        }
+        if self.model {
+            model::scan(text, hits);
+        }
         if depth < 2 {
             for layer in decode::layers(text) {
                 let mut inner = Vec::new();
-                if let Some(hit) = payload::executable_magic(&layer.bytes) {
+                if let Some(hit) = payload::executable_magic(&layer.bytes).filter(|_| self.rules) {
                     inner.push(hit);
                 } else if let Some(decoded) = decode::as_text(&layer.bytes) {
                     let norm = normalize::Normalized::new(decoded);
@@ -607,7 +659,8 @@ impl<'a> Sink<'a> {
     }
 
     fn add(&mut self, s: &str, path: &str, mut hits: Vec<Hit>) {
-        hits.sort_unstable_by_key(|h| (h.start, h.end, h.category, h.rule));
+        // The model runs after the rules: its finding follows theirs.
+        hits.sort_unstable_by_key(|h| (h.rule == model::RULE, h.start, h.end, h.category, h.rule));
         hits.dedup_by(|a, b| a.rule == b.rule && a.start < b.end && b.start < a.end);
         hits.retain(|h| !self.allowed(h, path));
         if hits.is_empty() {
@@ -632,6 +685,11 @@ impl<'a> Sink<'a> {
                 end: utf16[2 * i + 1],
                 excerpt: excerpt(s, hit.start, hit.end, &secrets),
                 action,
+                tier: if hit.rule == model::RULE {
+                    ScreenTier::Model
+                } else {
+                    ScreenTier::Rules
+                },
             });
         }
     }
