@@ -16,7 +16,7 @@
 //
 // Rust: `cargo public-api` (pinned, in the tools cache; a pinned nightly builds the
 // rustdoc JSON it reads) for the published crates, all features on:
-// api/rust/toolresult.txt and api/rust/toolresult-schema.txt.
+// api/rust/toolresult.txt, api/rust/toolresult-schema.txt and api/rust/toolresult-screen.txt.
 //
 // TOOLRESULT_API_PACKAGE (a package directory with package.json and dist/) and
 // TOOLRESULT_API_REPORTS (a reports directory) override the two places, for
@@ -38,7 +38,7 @@ if (args.some((a, i) => !['--update', '--only'].includes(a) && args[i - 1] !== '
 }
 const pkgRoot = path.resolve(process.env.TOOLRESULT_API_PACKAGE ?? pkgDir);
 const reportDir = path.resolve(process.env.TOOLRESULT_API_REPORTS ?? path.join(root, 'api'));
-const CRATES = ['toolresult', 'toolresult-schema'];
+const CRATES = ['toolresult', 'toolresult-schema', 'toolresult-screen'];
 
 /** A line diff (longest common subsequence of what lies between the common head and tail), with `context` lines around each change. */
 function diff(expected, actual, { context = 3, prefix = (op) => `${op} ` } = {}) {

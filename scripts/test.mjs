@@ -26,7 +26,7 @@ run('cargo', ['fmt', '--check', '--manifest-path', 'fuzz/Cargo.toml']);
 
 step('rust: clippy (std and no-std)');
 run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings']);
-run('cargo', ['clippy', '-p', 'toolresult', '--no-default-features', '--target', NO_STD_TARGET, '--', '-D', 'warnings']);
+run('cargo', ['clippy', '-p', 'toolresult', '-p', 'toolresult-screen', '--no-default-features', '--target', NO_STD_TARGET, '--', '-D', 'warnings']);
 
 step('rust: docs build without warnings (broken links, bad code blocks)');
 run('cargo', ['doc', '--workspace', '--no-deps'], { env: { ...process.env, RUSTDOCFLAGS: '-D warnings' } });
@@ -43,11 +43,11 @@ step('rust: the fuzz targets replay their committed seeds and crash regressions 
 run(process.execPath, ['scripts/fuzz-replay.mjs']);
 
 step(`rust: the published crates build with the declared MSRV (Rust ${msrv()}, Cargo.toml rust-version)`);
-run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '-p', 'toolresult-schema']);
-run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '--no-default-features']);
+run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '-p', 'toolresult-schema', '-p', 'toolresult-screen']);
+run('cargo', [`+${msrv()}`, 'check', '--locked', '-p', 'toolresult', '-p', 'toolresult-screen', '--no-default-features']);
 
 step(`rust: core builds without std (${NO_STD_TARGET})`);
-run('cargo', ['build', '-p', 'toolresult', '--no-default-features', '--target', NO_STD_TARGET]);
+run('cargo', ['build', '-p', 'toolresult', '-p', 'toolresult-screen', '--no-default-features', '--target', NO_STD_TARGET]);
 
 step('generated schemas and types are fresh');
 run(process.execPath, ['scripts/generate.mjs', '--check']);
@@ -78,6 +78,7 @@ const shared = [
   'tests/node/schema-plan.test.mjs',
   'tests/node/standard-schema.test.mjs',
   'tests/node/store.test.mjs',
+  'tests/node/service.test.mjs',
   'tests/node/convert.test.mjs',
   'tests/node/preview.test.mjs',
   'tests/node/render.test.mjs',

@@ -4,7 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::document::{parse_result_document, render_result_document, DocumentProvenance};
+use toolresult_screen::document::{
+    parse_result_document, render_result_document, DocumentProvenance,
+};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::screen::{ScreenCategory, ScreenOptions, Screener};
+use toolresult_screen::{ScreenCategory, ScreenOptions, Screener};
 
-fn check_excerpts(report: &toolresult::screen::ScreenReport) {
+fn check_excerpts(report: &toolresult_screen::ScreenReport) {
     for f in &report.findings {
         assert!(f.start <= f.end, "{f:?}");
         for c in f.excerpt.chars() {

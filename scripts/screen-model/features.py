@@ -1,4 +1,4 @@
-"""The screen model's text features, exactly as crates/toolresult/src/screen/model.rs
+"""The screen model's text features, exactly as crates/toolresult-screen/src/model.rs
 computes them (the shared vectors in tests/fixtures/screen-model/vectors.json hold
 both to it).
 
@@ -51,7 +51,7 @@ def slot64(key, mix):
     return ((key * mix) & MASK64) >> (64 - BITS)
 
 
-# --- normalisation (crates/toolresult/src/screen/normalize.rs) ---------------
+# --- normalisation (crates/toolresult-screen/src/normalize.rs) ---------------
 
 CONFUSABLE = {
     "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",

@@ -10,8 +10,8 @@
 Inputs: the development corpus (../shared/safety-dev/corpus.jsonl relative to the
 repository, or SAFETY_DEV), read at run time and never copied, and the sentences
 written for this model in scripts/screen-model/data/. Outputs:
-crates/toolresult/src/screen/model_weights.bin (2^17 int8 weights),
-crates/toolresult/src/screen/model_params.rs (scale, bias, decision constant, digests)
+crates/toolresult-screen/src/model_weights.bin (2^17 int8 weights),
+crates/toolresult-screen/src/model_params.rs (scale, bias, decision constant, digests)
 and target/screen-model/logo.json (each development item's held-out score, read by
 bench/screen-cv.mjs). Deterministic: a seeded generator, a fixed solver and
 sorted inputs give the same bytes on every run.
@@ -44,7 +44,7 @@ sys.path.insert(0, str(HERE))
 import features as F  # noqa: E402
 
 ROOT = HERE.parent.parent
-SCREEN = ROOT / "crates/toolresult/src/screen"
+SCREEN = ROOT / "crates/toolresult-screen/src"
 WEIGHTS = SCREEN / "model_weights.bin"
 PARAMS = SCREEN / "model_params.rs"
 VECTORS = ROOT / "tests/fixtures/screen-model/vectors.json"

@@ -7,13 +7,8 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
-use toolresult::document::{
-    ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance,
-    ParsedDocument, ProvidedFile, RenderedDocument,
-};
 use toolresult::interop::migrate::{Change, SourceShape};
 use toolresult::json::locate::SourceLocation;
-use toolresult::screen::{AllowRule, ScreenOptions, ScreenReport};
 use toolresult::storage::store::{
     Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
     StoredMeta,
@@ -24,6 +19,11 @@ use toolresult::{
     ValidationOptions,
 };
 use toolresult_schema::{RegistryStats, SchemaOptions, ValidationReport};
+use toolresult_screen::document::{
+    ArtifactInput, DocumentCheck, DocumentIssue, DocumentIssueCode, DocumentProvenance,
+    ParsedDocument, ProvidedFile, RenderedDocument,
+};
+use toolresult_screen::{AllowRule, ScreenOptions, ScreenReport};
 
 const BASE_ID: &str = "https://toolresult.dev/schemas/";
 

@@ -37,3 +37,8 @@ pub use dialect::Dialect;
 pub use options::{FormatMode, SchemaOptions};
 pub use registry::{RegistryStats, ToolRegistry, ValidationReport};
 pub use toolresult::{SchemaIssue, ToolDefinition};
+
+// The README's examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

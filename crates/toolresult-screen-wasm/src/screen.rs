@@ -4,13 +4,13 @@
 
 use std::cell::RefCell;
 
-use toolresult::document::{self, DocumentProvenance, ProvidedFile};
 use toolresult::issue::brief_text;
 use toolresult::json::ParseLimits;
 use toolresult::limits::DEFAULT_MAX_DEPTH;
-use toolresult::screen::{ScreenOptions, Screener};
 use toolresult::validate::options::from_json as options_from_json;
 use toolresult::{Issue, IssueCode, Issues};
+use toolresult_screen::document::{self, DocumentProvenance, ProvidedFile};
+use toolresult_screen::{ScreenOptions, Screener};
 use toolresult_wasm_io::with_input;
 use wasm_bindgen::prelude::*;
 

@@ -41,8 +41,9 @@
 //! 8. [`storage`]: the in-memory store, references, summaries.
 //! 9. [`render`]: text renderers, language detection, diffs.
 //! 10. [`interop`]: migration and conversions, one file per foreign shape.
-//! 11. [`screen`]: the safety screen.
-//! 12. [`document`]: the result document.
+//!
+//! The safety screen and the result document are the `toolresult-screen`
+//! crate, built on this one.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -57,13 +58,11 @@ extern crate std;
 // The layer order is the crate doc's "Layers" list, not this (rustfmt sorts it).
 pub mod bound;
 pub mod builder;
-pub mod document;
 pub mod interop;
 pub mod issue;
 pub mod json;
 pub mod limits;
 pub mod render;
-pub mod screen;
 pub mod storage;
 pub mod validate;
 pub mod wire;
@@ -102,3 +101,8 @@ pub fn status_info(name: &str, kind: EnvelopeKind) -> Option<StatusInfo> {
         EnvelopeKind::AgentResult => AgentStatus::parse(name).map(AgentStatus::info),
     }
 }
+
+// The README's examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -13,7 +13,7 @@ use std::io::Write as _;
 
 use base64::Engine as _;
 use serde_json::Value;
-use toolresult::screen::{ScreenOptions, ScreenReport, ScreenVerdict, Screener};
+use toolresult_screen::{ScreenOptions, ScreenReport, ScreenVerdict, Screener};
 
 fn rot13(s: &str) -> String {
     s.chars()

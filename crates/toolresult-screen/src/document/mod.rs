@@ -14,10 +14,10 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::bound::sha256_hex;
-use crate::issue::quote_text;
-use crate::limits::DEFAULT_MAX_LINES;
-use crate::screen::{ScreenFinding, ScreenVerdict, Screener};
+use crate::{ScreenFinding, ScreenVerdict, Screener};
+use toolresult::bound::sha256_hex;
+use toolresult::issue::quote_text;
+use toolresult::limits::DEFAULT_MAX_LINES;
 
 /// The six required sections, in order.
 pub const SECTIONS: [&str; 6] = [
@@ -260,7 +260,7 @@ fn safe_id(s: &str) -> bool {
 
 /// `TS-YYYYMMDD-HHMMSSZ-<request_id>` from an RFC 3339 UTC time.
 pub fn result_id(created_utc: &str, request_id: &str) -> Result<String, DocumentIssue> {
-    let t = crate::parse_timestamp(created_utc).ok_or_else(|| {
+    let t = toolresult::parse_timestamp(created_utc).ok_or_else(|| {
         issue(
             DocumentIssueCode::InvalidValue,
             0,
@@ -348,7 +348,7 @@ fn stream(text: &str, max_lines: usize) -> Stream {
 }
 
 /// Writes the result document for a ToolResult given as JSON data. The
-/// result is read as JSON (not deserialized into [`crate::ToolResult`]) so
+/// result is read as JSON (not deserialized into [`toolresult::ToolResult`]) so
 /// the browser's small wasm module need not carry every metadata type's
 /// deserializer; validate it first (`Validator::check_value`).
 pub fn render_result_document(
@@ -407,7 +407,7 @@ pub fn render_result_document(
         ));
     }
     let created = provenance.created_utc.clone().unwrap_or(completed_at);
-    let created_utc = if let Some(t) = crate::parse_timestamp(&created) {
+    let created_utc = if let Some(t) = toolresult::parse_timestamp(&created) {
         let t = t.to_offset(time::UtcOffset::UTC);
         format!(
             "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
@@ -788,7 +788,10 @@ fn check_front_matter(fm: &Map<String, Value>, issues: &mut Vec<DocumentIssue>) 
                     C::WrongType,
                     1,
                     &format!("/{key}"),
-                    format!("`{key}` must be a string, found {}", crate::json_type(v)),
+                    format!(
+                        "`{key}` must be a string, found {}",
+                        toolresult::json_type(v)
+                    ),
                 ));
                 None
             }
@@ -826,7 +829,7 @@ fn check_front_matter(fm: &Map<String, Value>, issues: &mut Vec<DocumentIssue>) 
     string("executor", issues);
     string("backend", issues);
     if let Some(c) = &created {
-        if crate::parse_timestamp(c).is_none() || !c.ends_with('Z') {
+        if toolresult::parse_timestamp(c).is_none() || !c.ends_with('Z') {
             issues.push(issue(
                 C::InvalidValue,
                 1,
@@ -1249,7 +1252,7 @@ pub fn check_result_document(
         for f in report
             .findings
             .iter()
-            .filter(|f| f.action == crate::screen::ScreenAction::Reject)
+            .filter(|f| f.action == crate::ScreenAction::Reject)
         {
             reasons.push(issue(
                 DocumentIssueCode::UnsafeContent,

@@ -484,7 +484,7 @@ fn leet_words(seg: &[u8], mut out: Option<&mut Vec<u8>>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::screen::normalize::Normalized;
+    use crate::normalize::Normalized;
     use alloc::string::{String, ToString};
     use serde_json::Value;
 
@@ -493,7 +493,7 @@ mod tests {
     #[test]
     fn features_match_the_training_script() {
         let v: Value = serde_json::from_str(include_str!(
-            "../../../../tests/fixtures/screen-model/vectors.json"
+            "../../../tests/fixtures/screen-model/vectors.json"
         ))
         .unwrap();
         let c = &v["constants"];

@@ -3,10 +3,10 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use toolresult::document::{
+use toolresult_screen::document::{
     parse_result_document, render_result_document, DocumentIssueCode, DocumentProvenance,
 };
-use toolresult::screen::{
+use toolresult_screen::{
     AllowRule, ScreenAction, ScreenCategory, ScreenOptions, ScreenVerdict, Screener,
 };
 
@@ -191,7 +191,7 @@ proptest! {
 // Issue #37: a JSON text and its parsed value get the same verdict (the
 // text is read as its decoded strings, with their member names).
 
-fn verdict_and_rules(report: &toolresult::screen::ScreenReport) -> (ScreenVerdict, Vec<String>) {
+fn verdict_and_rules(report: &toolresult_screen::ScreenReport) -> (ScreenVerdict, Vec<String>) {
     let mut rules: Vec<String> = report
         .findings
         .iter()

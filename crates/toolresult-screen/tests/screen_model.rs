@@ -4,7 +4,7 @@
 
 use base64::Engine as _;
 use serde_json::Value;
-use toolresult::screen::{
+use toolresult_screen::{
     ScreenCategory, ScreenOptions, ScreenTier, ScreenVerdict, Screener, DEFAULT_TIERS,
 };
 
@@ -62,7 +62,7 @@ fn rule_findings_name_their_tier_and_come_first() {
         "category": "secret", "rule": "jwt", "path": "", "start": 0, "end": 3,
         "excerpt": "…", "action": "reject"
     });
-    let f: toolresult::screen::ScreenFinding = serde_json::from_value(old).unwrap();
+    let f: toolresult_screen::ScreenFinding = serde_json::from_value(old).unwrap();
     assert_eq!(f.tier, ScreenTier::Rules);
 }
 
@@ -83,7 +83,7 @@ fn tiers_choose_what_runs() {
     // The model's category is policy_change: off turns the model off too.
     let mut options = ScreenOptions::default();
     options.tiers = vec![ScreenTier::Model];
-    options.policy.policy_change = toolresult::screen::ScreenAction::Off;
+    options.policy.policy_change = toolresult_screen::ScreenAction::Off;
     assert!(Screener::new(options)
         .screen_text(&text)
         .findings
@@ -147,7 +147,7 @@ fn the_screen_agrees_with_the_training_script() {
     };
     let logo: Value = serde_json::from_str(&logo).unwrap();
     let weights =
-        std::fs::read(root.join("crates/toolresult/src/screen/model_weights.bin")).unwrap();
+        std::fs::read(root.join("crates/toolresult-screen/src/model_weights.bin")).unwrap();
     let digest = {
         use sha2::Digest;
         sha2::Sha256::digest(&weights)
