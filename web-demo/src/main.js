@@ -560,8 +560,9 @@ async function refreshConversation() {
       load.type = 'button';
       load.addEventListener('click', () => {
         const loaded = t.prepareHistory([m], { dialogId: DIALOG, store: s.index, load: [ref.tool_call_id] });
-        const full = loaded.messages[0].content;
-        card.replaceChildren(t.renderDom(full));
+        const view = document.createElement('tool-result-view');
+        view.result = loaded.messages[0].content;
+        card.replaceChildren(view);
         card.dataset.loaded = 'true';
       });
       card.append(load);
@@ -651,8 +652,12 @@ function runCase(c, details) {
     `${verdict}${codes.length ? ` (${[...new Set(codes)].join(', ')})` : ''} — expected ${c.expect}${agrees ? ' ✓' : ' ✗'}`;
   const body = el('div', 'case-body');
   if (d.kind === 'agent' && d.value) body.append(renderAgentResult(d.value));
-  else if (d.value !== undefined) body.append(t.renderDomChecked(d.value));
-  else body.append(t.renderDomChecked(c.text));
+  else if (d.value !== undefined) {
+    // The package's own look, as a user's page shows it (<tool-result-view>).
+    const view = document.createElement('tool-result-view');
+    view.result = d.value;
+    body.append(view);
+  } else body.append(t.renderDomChecked(c.text));
   const open = el('button', 'open-case', 'Open in the validator');
   open.type = 'button';
   open.addEventListener('click', () => setSource(c.text));
