@@ -52,7 +52,7 @@ function rustSources(dir) {
     .join('\n');
 }
 
-const rust = rustSources(path.join(root, 'crates', 'toolresult', 'src'));
+const rust = ['toolresult', 'toolresult-screen'].map((c) => rustSources(path.join(root, 'crates', c, 'src'))).join('\n');
 const glueDir = path.join(root, 'bindings', 'typescript', 'dist', 'node', 'wasm', 'node');
 const glue = readdirSync(glueDir)
   .filter((f) => f.endsWith('.d.ts'))
@@ -62,7 +62,7 @@ const wasmExports = new Set([...glue.matchAll(/^export function ([a-z0-9_]+)\(/g
 
 for (const [rustName, wasmName, tsName] of NAMES) {
   test(`${tsName}: the same verb in Rust, wasm and TypeScript`, () => {
-    assert.match(rust, new RegExp(`pub fn ${rustName}\\b`), `the toolresult crate has no pub fn ${rustName}`);
+    assert.match(rust, new RegExp(`pub fn ${rustName}\\b`), `the toolresult crates have no pub fn ${rustName}`);
     assert.equal(tsName, camel(rustName), `TypeScript ${tsName} is not Rust ${rustName} in camelCase`);
     assert.equal(typeof toolresult[tsName], 'function', `the package does not export ${tsName}`);
     if (wasmName !== null) {

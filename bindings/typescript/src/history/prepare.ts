@@ -456,11 +456,29 @@ function referenceAll<M>(messages: readonly M[], options: PrepareHistoryOptions)
 
 // ------------------------------------------------------------ budgets
 
-function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: PrepareHistoryOptions): PreparedHistory<M> {
+/** The options of a budgeted run, checked once, and what every step reads. */
+interface BudgetRun {
+  format: HistoryFormat;
+  options: PrepareHistoryOptions;
+  maxTokens: number | undefined;
+  maxChars: number | undefined;
+  keepLast: number;
+  previewChars: number | undefined;
+  mode: SpotlightMode | undefined;
+  count: (text: string) => number;
+  store: PrepareHistoryOptions['store'];
+  dialog_id: string | undefined;
+  limit: ContextBudget;
+  /** The tool calls seen so far, by id (their names and arguments). */
+  calls: Map<string, { name: string; args: unknown }>;
+  marksOf(id: string): Marks | undefined;
+  budgetOf(name: string): ContextBudget;
+}
+
+function budgetRun(format: HistoryFormat, options: PrepareHistoryOptions): BudgetRun {
   const maxTokens = positiveInt(options.maxToolTokens, 'maxToolTokens');
   const maxChars = positiveInt(options.maxToolChars, 'maxToolChars');
   const keepLast = positiveInt(options.keepLast, 'keepLast', 0) ?? 0;
-  const previewChars = options.previewChars;
   const mode = options.spotlight;
   if (mode !== undefined && mode !== 'delimit' && mode !== 'datamark' && mode !== 'encode') {
     throw new ToolResultError('invalid_options', `spotlight must be 'delimit', 'datamark' or 'encode', got ${quoteText(mode)}`);
@@ -468,21 +486,49 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   if (options.countTokens !== undefined && typeof options.countTokens !== 'function')
     throw new ToolResultError('invalid_options', 'countTokens must be a function');
   const count = options.countTokens ?? options.budget?.countTokens ?? options.budgets?.default?.countTokens ?? estimateTokens;
-  const { store, dialogId: dialog_id } = options;
   const key = options.spotlightKey === undefined ? undefined : spotlightKeyBytes(options.spotlightKey);
-  /** A result's marks derive from the key and its tool_call_id (spotlight.ts): a tool cannot write them. */
-  const marksOf = (id: string): Marks | undefined => (mode === undefined ? undefined : keyedMarks(mode, key ?? processSpotlightKey(), id));
-  const walker = WALKERS[format];
   const definitions = new Map((options.tools ?? []).map((t) => [t.name, t]));
-  const budgetOf = (name: string): ContextBudget => {
-    const tool = definitions.get(name) ?? name;
-    if (!options.budgets && typeof tool === 'string') return { ...(options.budget ?? {}) };
-    const budgets: ContextBudgets = { ...(options.budgets ?? {}), default: { ...(options.budget ?? {}), ...(options.budgets?.default ?? {}) } };
-    return budgetFor(budgets, tool);
+  return {
+    format,
+    options,
+    maxTokens,
+    maxChars,
+    keepLast,
+    previewChars: options.previewChars,
+    mode,
+    count,
+    store: options.store,
+    dialog_id: options.dialogId,
+    limit: { maxTokens, maxChars },
+    calls: new Map(),
+    /** A result's marks derive from the key and its tool_call_id (spotlight.ts): a tool cannot write them. */
+    marksOf: (id) => (mode === undefined ? undefined : keyedMarks(mode, key ?? processSpotlightKey(), id)),
+    budgetOf: (name) => {
+      const tool = definitions.get(name) ?? name;
+      if (!options.budgets && typeof tool === 'string') return { ...(options.budget ?? {}) };
+      const budgets: ContextBudgets = { ...(options.budgets ?? {}), default: { ...(options.budget ?? {}), ...(options.budgets?.default ?? {}) } };
+      return budgetFor(budgets, tool);
+    },
   };
+}
 
-  // 1. Find every tool result, its turn, and what the model is shown of it now.
-  const calls = new Map<string, { name: string; args: unknown }>();
+function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: PrepareHistoryOptions): PreparedHistory<M> {
+  const run = budgetRun(format, options);
+  const { read, entries, latest } = collectEntries(messages, run);
+  // Each result within its own budget (references stay as they are).
+  for (const e of entries) if (!e.reference) applyFit(e, fitEntry(run, e, e.budget));
+  const cleared = clearOverTotal(run, entries, latest);
+  shareLatestTurn(run, entries, latest);
+  // Cut results go to the store whole (their markers name get_tool_result); the messages are rebuilt.
+  const { store, dialog_id } = run;
+  for (const e of entries)
+    if (e.cutNow && !e.bounded && store && typeof dialog_id === 'string' && dialog_id !== '') keepWhole(run, fullOf(run, e) as ToolResult);
+  return budgetedHistory(run, rebuildMessages(messages, read, entries), entries, cleared);
+}
+
+/** Every tool result, its turn, and what the model is shown of it now. */
+function collectEntries<M>(messages: readonly M[], run: BudgetRun): { read: (MessageSites | undefined)[]; entries: Entry[]; latest: number } {
+  const walker = WALKERS[run.format];
   const read: (MessageSites | undefined)[] = [];
   const entries: Entry[] = [];
   let turn = 0;
@@ -493,17 +539,17 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
       assistants++;
       if (sinceResult) turn++;
       sinceResult = false;
-      for (const [id, name, args] of walker.calls(m)) calls.set(id, { name, args });
+      for (const [id, name, args] of walker.calls(m)) run.calls.set(id, { name, args });
     }
     const sites = walker.read(m);
     read.push(sites);
     for (const site of sites?.sites ?? []) {
       sinceResult = true;
-      const marks = marksOf(site.id);
+      const marks = run.marksOf(site.id);
       const { inner, spotted } = unmark(site.payload, marks);
-      const reference = referenceIn(site, inner, store, dialog_id, previewChars);
-      const toolName = site.toolName ?? reference?.tool_name ?? calls.get(site.id)?.name ?? 'unknown';
-      const before = measure(site.payload, count);
+      const reference = referenceIn(site, inner, run.store, run.dialog_id, run.previewChars);
+      const toolName = site.toolName ?? reference?.tool_name ?? run.calls.get(site.id)?.name ?? 'unknown';
+      const before = measure(site.payload, run.count);
       entries.push({
         site,
         messageIndex: i,
@@ -514,7 +560,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
         spotted,
         reference,
         bounded: reference === undefined && MARKER.test(shownText(inner.output, inner.content)),
-        budget: reference ? {} : budgetOf(toolName),
+        budget: reference ? {} : run.budgetOf(toolName),
         before,
         final: { kind: 'same' },
         size: before,
@@ -528,98 +574,110 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
       e.turn = k + 1;
     });
   }
-  const latest = entries.reduce((t, e) => Math.max(t, e.turn), 0);
+  return { read, entries, latest: entries.reduce((t, e) => Math.max(t, e.turn), 0) };
+}
 
-  const coreResult = (e: Entry, p: Payload): ToolResult => {
-    const base =
-      e.site.full ??
-      ({
-        schema_version: '1.0.0',
-        input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: {} },
-        status: 'success',
-        metadata: { execution_id: e.site.id },
-      } as unknown as ToolResult);
-    const r: ToolResult = { ...base, input: { ...base.input, tool_call_id: e.site.id } };
-    delete r.output;
-    delete r.content;
-    if (p.output !== undefined) r.output = p.output;
-    if (p.content) r.content = p.content;
-    return r;
-  };
+/** The entry as a ToolResult the core can cut (its full result when the site has one). */
+function coreResult(e: Entry, p: Payload): ToolResult {
+  const base =
+    e.site.full ??
+    ({
+      schema_version: '1.0.0',
+      input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: {} },
+      status: 'success',
+      metadata: { execution_id: e.site.id },
+    } as unknown as ToolResult);
+  const r: ToolResult = { ...base, input: { ...base.input, tool_call_id: e.site.id } };
+  delete r.output;
+  delete r.content;
+  if (p.output !== undefined) r.output = p.output;
+  if (p.content) r.content = p.content;
+  return r;
+}
 
-  /** What the model gets of a payload: as it is when nothing changes, else marked when spotlighting. */
-  const finish = (e: Entry, p: Payload, cut: boolean): { final: Final; size: Size3 } => {
-    if (!cut && (mode === undefined || e.spotted)) return { final: { kind: 'same' }, size: e.before };
-    const marked = e.marks === undefined ? { payload: p, asText: false } : mark(p, e.marks);
-    return { final: { kind: 'payload', payload: marked.payload, asText: marked.asText, cut }, size: measure(marked.payload, count) };
-  };
+type Fitted = { final: Final; size: Size3; cut: boolean };
 
-  /** The entry's payload within `limit`: cut by the core, tightened until the marked text fits too. */
-  const fit = (e: Entry, limit: ContextBudget) => {
-    let b: ContextBudget = { ...limit, countTokens: limit.countTokens ?? count };
-    let last = finish(e, e.inner, false);
-    if (!hasLimit(limit)) return { ...last, cut: false };
-    for (let round = 0; round < 6; round++) {
-      const bound = boundForModel(coreResult(e, e.inner), b);
-      const cut: Payload = {};
-      if ('output' in bound) cut.output = bound.output;
-      if (bound.content) cut.content = bound.content as Block[];
-      last = finish(e, bound.truncated ? cut : e.inner, bound.truncated);
-      if (fits(last.size, limit) || (mode === undefined && !bound.truncated)) return { ...last, cut: bound.truncated };
-      if (mode === undefined) return { ...last, cut: bound.truncated };
-      // The marks cost room: tighten each limit by the overshoot and cut again.
-      const shown = measure(bound.truncated ? cut : e.inner, b.countTokens ?? count);
-      const next: ContextBudget = { ...b };
-      const tighten = (key: 'maxChars' | 'maxBytes' | 'maxTokens', have: number, used: number) => {
-        const want = limit[key];
-        if (want === undefined || used <= want) return;
-        next[key] = Math.max(1, Math.min(b[key] ?? have, Math.floor((have * want) / used) - 8 * (round + 1)));
-      };
-      tighten('maxChars', shown.chars, last.size.chars);
-      tighten('maxBytes', shown.bytes, last.size.bytes);
-      tighten('maxTokens', shown.tokens, last.size.tokens);
-      b = next;
-    }
-    return { ...last, cut: last.final.kind === 'payload' && last.final.cut };
-  };
+/** What the model gets of a payload: as it is when nothing changes, else marked when spotlighting. */
+function finish(run: BudgetRun, e: Entry, p: Payload, cut: boolean): { final: Final; size: Size3 } {
+  if (!cut && (run.mode === undefined || e.spotted)) return { final: { kind: 'same' }, size: e.before };
+  const marked = e.marks === undefined ? { payload: p, asText: false } : mark(p, e.marks);
+  return { final: { kind: 'payload', payload: marked.payload, asText: marked.asText, cut }, size: measure(marked.payload, run.count) };
+}
 
-  const apply = (e: Entry, r: { final: Final; size: Size3; cut: boolean }) => {
-    e.final = r.final;
-    e.size = r.size;
-    e.cutNow = r.cut;
-  };
-
-  // 2. Each result within its own budget (references stay as they are).
-  for (const e of entries) if (!e.reference) apply(e, fit(e, e.budget));
-
-  // 3. Over the total: clear the oldest results to references with previews, then the oldest references to minimal ones
-  //    (not the latest turn's; the last `keepLast` only when they do not fit together with the latest turn's).
-  const limit: ContextBudget = { maxTokens, maxChars };
-  const sum = (list: readonly Entry[]) => list.reduce((s, e) => add(s, e.size), ZERO);
-  const total = () => sum(entries);
-  const over = () => hasLimit(limit) && !fits(total(), limit);
-  const cleared = new Set<Entry>();
-  const fullOf = (e: Entry): ToolResult | undefined => {
-    if (e.bounded) return store?.getByToolCallId(e.site.id);
-    if (e.site.full && e.inner === e.site.payload) return e.site.full;
-    return store?.getByToolCallId(e.site.id) ?? storedForm(e);
-  };
-  const storedForm = (e: Entry): ToolResult => {
-    const spec = {
-      input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: argumentsOf(calls.get(e.site.id)?.args) },
-      ...(e.inner.content ? { content: e.inner.content } : { output: e.inner.output }),
+/** The entry's payload within `limit`: cut by the core, tightened until the marked text fits too. */
+function fitEntry(run: BudgetRun, e: Entry, limit: ContextBudget): Fitted {
+  const { mode, count } = run;
+  let b: ContextBudget = { ...limit, countTokens: limit.countTokens ?? count };
+  let last = finish(run, e, e.inner, false);
+  if (!hasLimit(limit)) return { ...last, cut: false };
+  for (let round = 0; round < 6; round++) {
+    const bound = boundForModel(coreResult(e, e.inner), b);
+    const cut: Payload = {};
+    if ('output' in bound) cut.output = bound.output;
+    if (bound.content) cut.content = bound.content as Block[];
+    last = finish(run, e, bound.truncated ? cut : e.inner, bound.truncated);
+    if (fits(last.size, limit) || (mode === undefined && !bound.truncated)) return { ...last, cut: bound.truncated };
+    if (mode === undefined) return { ...last, cut: bound.truncated };
+    // The marks cost room: tighten each limit by the overshoot and cut again.
+    const shown = measure(bound.truncated ? cut : e.inner, b.countTokens ?? count);
+    const next: ContextBudget = { ...b };
+    const tighten = (key: 'maxChars' | 'maxBytes' | 'maxTokens', have: number, used: number) => {
+      const want = limit[key];
+      if (want === undefined || used <= want) return;
+      next[key] = Math.max(1, Math.min(b[key] ?? have, Math.floor((have * want) / used) - 8 * (round + 1)));
     };
-    if (!e.site.isError) return createSuccess(spec);
-    const text = shownText(e.inner.output, e.inner.content);
-    const first = text.split('\n', 1)[0].slice(0, 200) || 'the tool reported an error';
-    return createFailure({ ...spec, status: 'failed', error_code: 'TOOL_ERROR', error_message: first });
+    tighten('maxChars', shown.chars, last.size.chars);
+    tighten('maxBytes', shown.bytes, last.size.bytes);
+    tighten('maxTokens', shown.tokens, last.size.tokens);
+    b = next;
+  }
+  return { ...last, cut: last.final.kind === 'payload' && last.final.cut };
+}
+
+function applyFit(e: Entry, r: Fitted): void {
+  e.final = r.final;
+  e.size = r.size;
+  e.cutNow = r.cut;
+}
+
+const sumSizes = (list: readonly Entry[]): Size3 => list.reduce((s, e) => add(s, e.size), ZERO);
+
+/** The whole result behind an entry: from the store, the site, or built from what the model was shown. */
+function fullOf(run: BudgetRun, e: Entry): ToolResult | undefined {
+  if (e.bounded) return run.store?.getByToolCallId(e.site.id);
+  if (e.site.full && e.inner === e.site.payload) return e.site.full;
+  return run.store?.getByToolCallId(e.site.id) ?? storedForm(run, e);
+}
+
+function storedForm(run: BudgetRun, e: Entry): ToolResult {
+  const spec = {
+    input: { tool_name: e.toolName, tool_call_id: e.site.id, parameters: argumentsOf(run.calls.get(e.site.id)?.args) },
+    ...(e.inner.content ? { content: e.inner.content } : { output: e.inner.output }),
   };
-  const keep = (full: ToolResult) => {
-    if (!store || typeof dialog_id !== 'string') return;
-    const id = full.input.tool_call_id ?? full.metadata.execution_id;
-    if (!store.getByToolCallId(id)) store.put(full, { dialogId: dialog_id });
-  };
+  if (!e.site.isError) return createSuccess(spec);
+  const text = shownText(e.inner.output, e.inner.content);
+  const first = text.split('\n', 1)[0].slice(0, 200) || 'the tool reported an error';
+  return createFailure({ ...spec, status: 'failed', error_code: 'TOOL_ERROR', error_message: first });
+}
+
+function keepWhole(run: BudgetRun, full: ToolResult): void {
+  const { store, dialog_id } = run;
+  if (!store || typeof dialog_id !== 'string') return;
+  const id = full.input.tool_call_id ?? full.metadata.execution_id;
+  if (!store.getByToolCallId(id)) store.put(full, { dialogId: dialog_id });
+}
+
+/**
+ * Over the total: clears the oldest results to references with previews, then the oldest references to minimal
+ * ones (not the latest turn's; the last `keepLast` only when they do not fit together with the latest turn's).
+ * Returns the entries cleared.
+ */
+function clearOverTotal(run: BudgetRun, entries: Entry[], latest: number): Set<Entry> {
+  const { maxTokens, maxChars, limit, format, previewChars, count } = run;
+  const over = () => hasLimit(limit) && !fits(sumSizes(entries), limit);
+  const cleared = new Set<Entry>();
   const needStore = (): string => {
+    const { store, dialog_id } = run;
     if (!store || typeof dialog_id !== 'string' || dialog_id === '') {
       throw new ToolResultError('invalid_options', 'clearing old tool results to references needs { store, dialogId }');
     }
@@ -634,7 +692,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   const replace = (e: Entry, ref: ToolResultReference, text: string | undefined, full: ToolResult | undefined): boolean => {
     const size = measure({ output: text ?? JSON.stringify(ref) }, count);
     if (!smaller(size, e.size)) return false;
-    if (full) keep(full);
+    if (full) keepWhole(run, full);
     e.final = { kind: 'reference', ref, text };
     e.size = size;
     e.cutNow = false;
@@ -645,7 +703,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
   const clear = (e: Entry): boolean => {
     if (e.reference || e.final.kind === 'reference') return false;
     const dialog = needStore();
-    const full = fullOf(e);
+    const full = fullOf(run, e);
     if (!full) return false;
     const ref = toReference(full, { dialogId: dialog, previewChars });
     const json = JSON.stringify(ref);
@@ -657,7 +715,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     let full: ToolResult | undefined;
     if (!base) {
       const dialog = needStore();
-      full = fullOf(e);
+      full = fullOf(run, e);
       if (!full) return false;
       base = toReference(full, { dialogId: dialog, previewChars: 1 });
     }
@@ -666,7 +724,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     const line = minimalText(ref);
     return replace(e, ref, e.marks === undefined ? line : markText(line, e.marks), full);
   };
-  const lastN = new Set(entries.slice(entries.length - Math.min(keepLast, entries.length)));
+  const lastN = new Set(entries.slice(entries.length - Math.min(run.keepLast, entries.length)));
   const older = entries.filter((e) => e.turn < latest);
   const others = older.filter((e) => !lastN.has(e));
   const kept = older.filter((e) => lastN.has(e));
@@ -678,7 +736,7 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     }
   }
   // The last `keepLast` go (oldest first) only when they do not fit the total together with the latest turn's.
-  if (!fits(sum([...kept, ...latestTurn]), limit)) {
+  if (!fits(sumSizes([...kept, ...latestTurn]), limit)) {
     for (const step of [clear, minimize]) {
       for (const e of kept) {
         if (!over()) break;
@@ -686,37 +744,43 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
       }
     }
   }
+  return cleared;
+}
 
-  // 4. Still over, and the latest turn's results alone over the total: they share what is left, water-filled
-  //    (a result within its share stays whole).
-  const latestResults = latestTurn.filter((e) => !e.reference);
-  if (over() && !fits(sum(latestResults), limit)) {
-    const rest = sub(total(), sum(latestResults));
-    let roomT = maxTokens === undefined ? Number.POSITIVE_INFINITY : maxTokens - rest.tokens;
-    let roomC = maxChars === undefined ? Number.POSITIVE_INFINITY : maxChars - rest.chars;
-    let pending = latestResults;
-    for (;;) {
-      const n = pending.length;
-      if (n === 0) break;
-      const whole = pending.filter((e) => e.size.tokens <= roomT / n && e.size.chars <= roomC / n);
-      if (whole.length === 0) break;
-      for (const e of whole) {
-        roomT -= e.size.tokens;
-        roomC -= e.size.chars;
-      }
-      pending = pending.filter((e) => !whole.includes(e));
+/**
+ * Still over, and the latest turn's results alone over the total: they share what is left, water-filled
+ * (a result within its share stays whole).
+ */
+function shareLatestTurn(run: BudgetRun, entries: Entry[], latest: number): void {
+  const { maxTokens, maxChars, limit } = run;
+  const latestResults = entries.filter((e) => e.turn === latest && !e.reference);
+  if (!hasLimit(limit) || fits(sumSizes(entries), limit) || fits(sumSizes(latestResults), limit)) return;
+  const rest = sub(sumSizes(entries), sumSizes(latestResults));
+  let roomT = maxTokens === undefined ? Number.POSITIVE_INFINITY : maxTokens - rest.tokens;
+  let roomC = maxChars === undefined ? Number.POSITIVE_INFINITY : maxChars - rest.chars;
+  let pending = latestResults;
+  for (;;) {
+    const n = pending.length;
+    if (n === 0) break;
+    const whole = pending.filter((e) => e.size.tokens <= roomT / n && e.size.chars <= roomC / n);
+    if (whole.length === 0) break;
+    for (const e of whole) {
+      roomT -= e.size.tokens;
+      roomC -= e.size.chars;
     }
-    for (const e of pending) {
-      const share: ContextBudget = { ...e.budget };
-      const n = pending.length;
-      if (Number.isFinite(roomT)) share.maxTokens = Math.max(1, Math.min(share.maxTokens ?? Number.POSITIVE_INFINITY, Math.floor(roomT / n)));
-      if (Number.isFinite(roomC)) share.maxChars = Math.max(1, Math.min(share.maxChars ?? Number.POSITIVE_INFINITY, Math.floor(roomC / n)));
-      apply(e, fit(e, share));
-    }
+    pending = pending.filter((e) => !whole.includes(e));
   }
+  for (const e of pending) {
+    const share: ContextBudget = { ...e.budget };
+    const n = pending.length;
+    if (Number.isFinite(roomT)) share.maxTokens = Math.max(1, Math.min(share.maxTokens ?? Number.POSITIVE_INFINITY, Math.floor(roomT / n)));
+    if (Number.isFinite(roomC)) share.maxChars = Math.max(1, Math.min(share.maxChars ?? Number.POSITIVE_INFINITY, Math.floor(roomC / n)));
+    applyFit(e, fitEntry(run, e, share));
+  }
+}
 
-  // 5. Cut results go to the store whole (their markers name get_tool_result); the messages are rebuilt.
-  for (const e of entries) if (e.cutNow && !e.bounded && store && typeof dialog_id === 'string' && dialog_id !== '') keep(fullOf(e) as ToolResult);
+/** The messages again, each changed one rebuilt from its sites' final forms. */
+function rebuildMessages<M>(messages: readonly M[], read: (MessageSites | undefined)[], entries: Entry[]): M[] {
   const out: M[] = [];
   let k = 0;
   messages.forEach((m, i) => {
@@ -739,7 +803,11 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     });
     out.push(sites.rebuild(parts.map((p, j) => (p === undefined ? mine[j].site.part : p))) as M);
   });
+  return out;
+}
 
+function budgetedHistory<M>(run: BudgetRun, messages: M[], entries: Entry[], cleared: Set<Entry>): PreparedHistory<M> {
+  const { maxTokens, maxChars, limit, mode } = run;
   const report: HistoryResultReport[] = entries.map((e) => ({
     tool_call_id: e.site.id,
     tool_name: e.toolName,
@@ -749,10 +817,10 @@ function withBudgets<M>(messages: readonly M[], format: HistoryFormat, options: 
     after: pub(e.size),
   }));
   const before = entries.reduce((s, e) => add(s, e.before), ZERO);
-  const after = total();
+  const after = sumSizes(entries);
   const result: PreparedHistory<M> = {
-    messages: out,
-    format,
+    messages,
+    format: run.format,
     report,
     total: { before: pub(before), after: pub(after), within: !hasLimit(limit) || fits(after, limit) },
     referenced: entries.filter((e) => cleared.has(e)).map((e) => e.site.id),
