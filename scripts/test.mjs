@@ -88,6 +88,7 @@ const shared = [
   'tests/node/screen-quality.test.mjs',
   'tests/node/locate.test.mjs',
   'tests/node/idb-store.test.mjs',
+  'tests/node/idb-encryption.test.mjs',
   'tests/hostile/',
   'tests/conformance/',
 ];
@@ -133,7 +134,7 @@ step('adapters: the agent frameworks of tests/frameworks/ (each its own npm proj
 run(process.execPath, ['--test', '--test-concurrency=1', 'tests/frameworks/']);
 
 // Starts its own server (Debian's PostgreSQL, installed with apt-get when missing).
-step('postgres: the store contract and the multi-node tests against a real server');
+step('postgres: the store contract, the multi-node tests and the audit log (concurrent writers, tampering) against a real server');
 run(process.execPath, ['--test', 'tests/postgres/']);
 run(process.execPath, ['bench/stores.mjs', '--smoke']);
 

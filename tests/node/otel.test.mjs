@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { toOtelAttributes, instrumentStore } from 'toolresult/otel';
 import { FileResultStore } from 'toolresult/node';
-import { ResultStore, ToolRegistry, createFailure, createSuccess } from 'toolresult';
+import { ResultStore, ToolRegistry, createFailure, createSuccess, truncateOutput } from 'toolresult';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -136,4 +136,35 @@ test('instrumentStore works on the file store (JSON text input too)', async () =
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('instrumentStore: truncated outputs and side effects, counted as the store counts them', async () => {
+  const { meter, collected } = await setup();
+  const store = new ResultStore();
+  instrumentStore(store, { meter });
+  const sideEffect = (resource) => ({ type: 'modified', resource, timestamp: '2026-11-22T10:00:00Z' });
+  const cut = truncateOutput('x'.repeat(5000), { maxBytes: 1000 });
+  assert.equal(cut.output_truncated, true);
+  const truncated = createSuccess({ input: { tool_name: 'bash', tool_call_id: 'call_t' }, output: cut.output, output_truncated: true });
+  const edits = createSuccess({
+    input: { tool_name: 'edit', tool_call_id: 'call_e' },
+    output: 'ok',
+    side_effects: [sideEffect('a.txt'), sideEffect('b.txt'), sideEffect('c.txt')],
+  });
+  const more = createSuccess({ input: { tool_name: 'edit', tool_call_id: 'call_m' }, output: 'ok', side_effects: [sideEffect('d.txt')] });
+  for (const r of [truncated, edits, more, ok]) store.put(r);
+  store.put(edits); // a repeat records nothing
+
+  const m = await collected();
+  const sum = (points) => (points ?? []).reduce((a, p) => a + p.value, 0);
+  assert.equal(sum(m['toolresult.truncations']), 1);
+  assert.equal(sum(m['toolresult.side_effects']), 4);
+  assert.deepEqual(
+    m['toolresult.side_effects'].map((p) => [p.attributes['gen_ai.tool.name'], p.value]),
+    [['edit', 4]],
+  );
+  assert.equal(m['toolresult.truncations'][0].attributes['gen_ai.tool.name'], 'bash');
+  // The same counts as the store's own metrics.
+  assert.equal(store.metrics().truncated, 1);
+  assert.equal(store.metrics().side_effects, 4);
 });

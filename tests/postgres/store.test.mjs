@@ -64,7 +64,7 @@ test('migrations: versioned and idempotent; a newer schema is refused; migrate:f
   const { rows } = await admin.query(`SELECT version FROM "${schema}".toolresult_migrations`);
   assert.deepEqual(
     rows.map((r) => r.version),
-    [1],
+    Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1),
   );
   await store.close();
 
@@ -98,7 +98,7 @@ test('migrations: versioned and idempotent; a newer schema is refused; migrate:f
   assert.equal(a, null, 'migrate:false on an empty schema is refused');
   assert.equal(b.length, 2);
   const both = await Promise.all([0, 1].map(() => PostgresResultStore.open({ pool, schema: racing, listen: false })));
-  assert.deepEqual(await Promise.all(both.map((s) => s.schemaVersion())), [1, 1]);
+  assert.deepEqual(await Promise.all(both.map((s) => s.schemaVersion())), [POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
   for (const s of both) await s.close();
   await pool.end();
 });

@@ -76,9 +76,13 @@ export interface Instruments {
  * from `started_at` to `completed_at`, status ERROR when the tool failed) and
  * as metrics: `toolresult.results` (by status and tool), `toolresult.output.size`
  * (bytes), `gen_ai.execute_tool.duration` (seconds), `toolresult.validation_failures`,
- * `toolresult.rejections` (puts the store refused, by error code) and
- * `toolresult.evictions` (by reason). A repeated (idempotent) put records
- * nothing. Returns the function that removes the instrumentation.
+ * `toolresult.truncations` (results stored with a truncated output),
+ * `toolresult.side_effects` (side effects recorded), `toolresult.rejections`
+ * (puts the store refused, by error code) and `toolresult.evictions` (by
+ * reason): the store's counters of docs/spec.md §11 (docs/integrations/otel.md
+ * maps them to the ToolResult specification's `tools.results.*`). A repeated
+ * (idempotent) put records nothing. Returns the function that removes the
+ * instrumentation.
  */
 export function instrumentStore(store: InstrumentableStore, { tracer, meter }: Instruments): () => void {
   const m =
@@ -88,6 +92,8 @@ export function instrumentStore(store: InstrumentableStore, { tracer, meter }: I
       size: meter.createHistogram('toolresult.output.size', { description: 'Size of stored tool outputs (compact JSON)', unit: 'By' }),
       duration: meter.createHistogram('gen_ai.execute_tool.duration', { description: 'Duration of tool executions', unit: 's' }),
       validationFailures: meter.createCounter('toolresult.validation_failures', { description: 'Stored results whose input or output failed validation' }),
+      truncations: meter.createCounter('toolresult.truncations', { description: 'Stored results whose output was truncated' }),
+      sideEffects: meter.createCounter('toolresult.side_effects', { description: 'Side effects recorded with stored results' }),
       rejections: meter.createCounter('toolresult.rejections', { description: 'Results the store refused, by error code' }),
       evictions: meter.createCounter('toolresult.evictions', { description: 'Results removed by the retention policy, by reason' }),
     } satisfies Record<string, Counter | Histogram>);
@@ -111,6 +117,10 @@ export function instrumentStore(store: InstrumentableStore, { tracer, meter }: I
       m.size.record(report.meta.size_bytes, low);
       if (typeof result.metadata.duration_ms === 'number') m.duration.record(result.metadata.duration_ms / 1000, low);
       if (result.status === 'output_validation_failed' || result.status === 'validation_error') m.validationFailures.add(1, low);
+      // As the stores count them (metrics(): truncated, side_effects): from what was stored.
+      if (report.meta.output_truncated) m.truncations.add(1, low);
+      const sideEffects = result.side_effects?.length ?? 0;
+      if (sideEffects > 0) m.sideEffects.add(sideEffects, low);
     }
   };
   const rejected = (e: unknown) => {

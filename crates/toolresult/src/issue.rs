@@ -135,6 +135,9 @@ issue_codes! {
     AmbiguousShape = "ambiguous_shape", Input, "The input is none of the shapes normalize knows (AgentResult, TaskResult, AgentMessage; or the conversion's source shape).";
     StoreConflict = "store_conflict", Input, "A different result is already stored under this execution_id or tool_call_id; stored results are never overwritten.";
     ChecksumMismatch = "checksum_mismatch", Input, "A stored result no longer matches the sha256 it was stored with (the store's data was changed outside the store).";
+    KeyUnavailable = "key_unavailable", Input, "A record is encrypted under a key id that is not among the keys given; it is left as it is.";
+    DecryptionFailed = "decryption_failed", Input, "An encrypted record failed authentication (AES-256-GCM): it was changed, moved from another record, or the key given under its id is not the one it was written with.";
+    EncryptionRequired = "encryption_required", Input, "A record is encrypted and the store or consumer reading it was opened without the `encryption` option.";
     UnsafeOutput = "unsafe_output", Meaning, "The safety screen rejected the result: it carries a secret, an executable payload, a policy-change claim, a fetch/execute instruction or hidden text (docs/screen.md).";
     TooManyIssues = "too_many_issues", Meaning, "More issues were found than maxIssues; the rest are not listed.";
 }

@@ -1187,6 +1187,9 @@ export interface Issue {
  * - `ambiguous_shape`: The input is none of the shapes normalize knows (AgentResult, TaskResult, AgentMessage; or the conversion's source shape).
  * - `store_conflict`: A different result is already stored under this execution_id or tool_call_id; stored results are never overwritten.
  * - `checksum_mismatch`: A stored result no longer matches the sha256 it was stored with (the store's data was changed outside the store).
+ * - `key_unavailable`: A record is encrypted under a key id that is not among the keys given; it is left as it is.
+ * - `decryption_failed`: An encrypted record failed authentication (AES-256-GCM): it was changed, moved from another record, or the key given under its id is not the one it was written with.
+ * - `encryption_required`: A record is encrypted and the store or consumer reading it was opened without the `encryption` option.
  * - `unsafe_output`: The safety screen rejected the result: it carries a secret, an executable payload, a policy-change claim, a fetch/execute instruction or hidden text (docs/screen.md).
  * - `too_many_issues`: More issues were found than maxIssues; the rest are not listed.
  */
@@ -1236,6 +1239,9 @@ export type IssueCode =
   | "ambiguous_shape"
   | "store_conflict"
   | "checksum_mismatch"
+  | "key_unavailable"
+  | "decryption_failed"
+  | "encryption_required"
   | "unsafe_output"
   | "too_many_issues";
 

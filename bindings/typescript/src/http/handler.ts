@@ -13,6 +13,8 @@ import { sha256Hex } from '../bound.js';
 import { ToolResultError } from '../errors.js';
 import type { StoredMeta, ToolResult } from '../generated/types.js';
 import { isSafeId } from '../ids.js';
+import { accessRecord, auditFailed, auditOption } from '../audit/hooks.js';
+import type { AuditLog } from '../audit/log.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -37,10 +39,12 @@ export interface ToolResultsTarget {
 
 /**
  * What `authorize` decides: `true` serves the request, `false` answers 403;
- * `{ status: 401 }` asks for credentials (with `WWW-Authenticate`, default
- * `Bearer`), `{ status: 403 }` refuses, each with an optional `detail`.
+ * `{ actor }` serves it and names who asked (the audit log records it with
+ * each `read` and `listed` entry); `{ status: 401 }` asks for credentials
+ * (with `WWW-Authenticate`, default `Bearer`), `{ status: 403 }` refuses,
+ * each with an optional `detail`.
  */
-export type AuthorizeDecision = boolean | { status: 401 | 403; detail?: string; wwwAuthenticate?: string };
+export type AuthorizeDecision = boolean | { actor: string } | { status: 401 | 403; detail?: string; wwwAuthenticate?: string };
 
 export interface ToolResultsHandlerOptions {
   /** Where the endpoints live: `/api` (default) serves `/api/dialogs/…`; `''` serves `/dialogs/…`. */
@@ -61,6 +65,13 @@ export interface ToolResultsHandlerOptions {
   cacheControl?: string;
   /** Called with what made an answer a 500 (the answer itself says only "internal error"); default `console.error`. */
   onError?: (error: unknown, request: Request) => void;
+  /**
+   * An audit log: a `listed` entry for every listing served and a `read`
+   * entry for every result served (200, 304, HEAD), with the `actor`
+   * `authorize` returned. Appended before the answer is sent; if it fails,
+   * the answer is a 500 and nothing is served.
+   */
+  audit?: AuditLog;
 }
 
 /** One page of a dialog's results, newest first. */
@@ -225,18 +236,45 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
   const cacheControl = options.cacheControl ?? 'private, no-cache';
   const onError = options.onError ?? ((e: unknown) => console.error('toolresult/http: internal error', e));
   const open = options.public === true;
+  const audit = auditOption(options.audit, 'createToolResultsHandler', false);
 
-  async function decide(request: Request, target: ToolResultsTarget): Promise<Response | undefined> {
+  /** A refusal to answer with, or who may read (`actor`, when `authorize` named one). */
+  async function decide(request: Request, target: ToolResultsTarget): Promise<{ refused?: Response; actor?: string }> {
     if (!authorize) {
-      return open ? undefined : problem(403, 'not_authorized', 'this server has not said who may read tool results (authorize, or public: true)');
+      return open ? {} : { refused: problem(403, 'not_authorized', 'this server has not said who may read tool results (authorize, or public: true)') };
     }
     const verdict = await authorize(request, target);
-    if (verdict === true) return undefined;
-    if (verdict !== null && typeof verdict === 'object' && verdict.status === 401) {
+    if (verdict === true) return {};
+    if (verdict !== null && typeof verdict === 'object' && !('status' in verdict) && 'actor' in verdict) {
+      const { actor } = verdict;
+      if (typeof actor !== 'string' || actor === '') {
+        throw invalidOptions(
+          '/authorize',
+          `authorize returned { actor: ${typeof actor === 'string' ? '""' : typeof actor} }: actor must be a non-empty string`,
+        );
+      }
+      return { actor };
+    }
+    return { refused: refusal(verdict) };
+  }
+
+  function refusal(verdict: AuthorizeDecision): Response {
+    if (verdict !== null && typeof verdict === 'object' && 'status' in verdict && verdict.status === 401) {
       return problem(401, 'unauthenticated', verdict.detail ?? 'credentials are needed', { 'www-authenticate': verdict.wwwAuthenticate ?? 'Bearer' });
     }
-    const detail = verdict !== null && typeof verdict === 'object' && typeof verdict.detail === 'string' ? verdict.detail : 'not allowed';
+    const detail =
+      verdict !== null && typeof verdict === 'object' && 'detail' in verdict && typeof verdict.detail === 'string' ? verdict.detail : 'not allowed';
     return problem(403, 'forbidden', detail);
+  }
+
+  /** Records an answer about to be served; a log that refuses makes it a 500, so nothing unrecorded is served. */
+  async function record(entry: Parameters<typeof accessRecord>): Promise<void> {
+    if (!audit) return;
+    try {
+      await audit.append(accessRecord(...entry));
+    } catch (e) {
+      throw auditFailed(`a ${entry[0]} answer was ready`, e);
+    }
   }
 
   function json(request: Request, body: string, headers: Record<string, string>): Response {
@@ -244,7 +282,7 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
     return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: all });
   }
 
-  async function list(request: Request, url: URL, dialogId: string): Promise<Response> {
+  async function list(request: Request, url: URL, dialogId: string, actor: string | undefined): Promise<Response> {
     const params = url.searchParams;
     for (const name of ['limit', 'cursor', 'tool', 'status']) {
       if (params.getAll(name).length > 1) return problem(400, 'invalid_query', `${name} is given more than once`);
@@ -299,10 +337,11 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
       headers.link = `<${nextUrl.pathname}${nextUrl.search}>; rel="next"`;
     }
     const page: ToolResultsPage = { dialog_id: dialogId, items, next_cursor: next };
+    await record(['listed', { dialog_id: dialogId }, actor]);
     return json(request, JSON.stringify(page), headers);
   }
 
-  async function one(request: Request, dialogId: string, toolCallId: string): Promise<Response> {
+  async function one(request: Request, dialogId: string, toolCallId: string, actor: string | undefined): Promise<Response> {
     const missing = () => problem(404, 'not_found', 'no such tool result in this dialog');
     const result = await store.getByToolCallId(toolCallId);
     if (!result) return missing();
@@ -310,8 +349,10 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
     const meta = await store.meta(result.metadata.execution_id);
     if (!meta || (meta.dialog_id ?? '') !== dialogId) return missing();
     const body = JSON.stringify(result);
-    const etag = `"${sha256Hex(body)}"`;
+    const sha = sha256Hex(body);
+    const etag = `"${sha}"`;
     const headers = { etag, 'cache-control': cacheControl };
+    await record(['read', { dialog_id: dialogId, tool_call_id: toolCallId, execution_id: result.metadata.execution_id }, actor, sha]);
     if (noneMatch(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
     return json(request, body, headers);
   }
@@ -340,9 +381,9 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
         return problem(400, 'invalid_id', `${which} must be 1-200 letters, digits, '.', '_' or '-', not starting with '.'`);
       }
       if (!acceptsJson(request.headers.get('accept'))) return problem(406, 'not_acceptable', 'the answer is application/json');
-      const refused = await decide(request, r.kind === 'one' ? { dialogId, toolCallId } : { dialogId });
+      const { refused, actor } = await decide(request, r.kind === 'one' ? { dialogId, toolCallId } : { dialogId });
       if (refused) return refused;
-      return r.kind === 'list' ? await list(request, url, dialogId) : await one(request, dialogId, toolCallId as string);
+      return r.kind === 'list' ? await list(request, url, dialogId, actor) : await one(request, dialogId, toolCallId as string, actor);
     } catch (e) {
       onError(e, request);
       return problem(500, 'internal_error', 'the server could not answer this request');

@@ -17,6 +17,9 @@ import { validateAgentResult } from '../api.js';
 import { normalizeAgentResult, type MigrationContext } from '../convert.js';
 import { ToolResultError } from '../errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ValidationOptions } from '../generated/types.js';
+import { type EncryptionOptions, Keyring, busContext, parseSealedJson, sealedJson, skippedCode } from '../stores/encryption.js';
+
+export type { EncryptionOptions } from '../stores/encryption.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-redis used. A `createClient()` client satisfies them.
@@ -114,6 +117,50 @@ function normalizeText(raw: string, context: MigrationContext | undefined) {
   return normalizeAgentResult(raw, context);
 }
 
+// Encrypted messages (docs/guide/storage.md, "Encryption at rest"): the
+// publisher seals the message text under its current key, bound to the
+// channel or stream; a consumer with the key opens it, one without gets the
+// message reported as invalid with the reason (never its ciphertext as data).
+const keyrings = new WeakMap<object, { keyring: Keyring; current: unknown; keys: unknown[] }>();
+
+/**
+ * The keyring of an `encryption` option, made again only when the option
+ * changed (so each call of `publishAgentResult` does not import its keys again).
+ */
+function keyringOf(encryption: EncryptionOptions | undefined): Keyring | undefined {
+  if (encryption === undefined) return undefined;
+  if (encryption === null || typeof encryption !== 'object') return Keyring.from(encryption);
+  const keys = encryption.keys !== null && typeof encryption.keys === 'object' ? Object.entries(encryption.keys).flat() : [encryption.keys];
+  const known = keyrings.get(encryption);
+  if (known && known.current === encryption.current && known.keys.length === keys.length && known.keys.every((k, i) => k === keys[i])) return known.keyring;
+  const keyring = Keyring.from(encryption) as Keyring;
+  keyrings.set(encryption, { keyring, current: encryption.current, keys });
+  return keyring;
+}
+
+/**
+ * A message's text: itself when clear, decrypted when sealed; or the issue
+ * why it cannot be read (`key_unavailable`, `decryption_failed`, `encryption_required`).
+ */
+async function openMessage(raw: string, keyring: Keyring | undefined, channel: string): Promise<{ ok: true; text: string } | { ok: false; issues: Issue[] }> {
+  const sealed = parseSealedJson(raw);
+  if (!sealed) return { ok: true, text: raw };
+  if (!sealed.ok) return { ok: false, issues: [issue('decryption_failed', `an encrypted message that cannot be read: ${sealed.reason}`)] };
+  if (!keyring) {
+    return {
+      ok: false,
+      issues: [issue('encryption_required', `the message is encrypted (key ${sealed.sealed.key_id}): consume with the \`encryption\` option`)],
+    };
+  }
+  try {
+    return { ok: true, text: new TextDecoder().decode(await keyring.open(sealed.sealed, busContext(channel), `the message on ${channel}`)) };
+  } catch (e) {
+    const code = skippedCode(e);
+    if (!code || code === 'corrupt_row') throw e;
+    return { ok: false, issues: [issue(code, (e as Error).message)] };
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Pub/Sub
 
@@ -131,12 +178,14 @@ export interface PublishOptions {
   wrap?: boolean | AgentMessageFields;
   /** Validation options (limits, extra agent types). */
   validation?: ValidationOptions;
+  /** Encrypt the message (AES-256-GCM, bound to the channel); subscribers need the key. */
+  encryption?: EncryptionOptions;
 }
 
 export interface PublishReport {
   /** Subscribers that received it (Redis's PUBLISH reply). */
   receivers: number;
-  /** The text published. */
+  /** The text published (with `encryption`, the sealed text). */
   message: string;
   /** The wrapper's trace id, when wrapped. */
   trace_id?: string;
@@ -153,6 +202,7 @@ export async function publishAgentResult(
   result: AgentResult | string,
   options: PublishOptions = {},
 ): Promise<PublishReport> {
+  const keyring = keyringOf(options.encryption);
   const { text, value } = resultText(result, options.validation);
   let message = text;
   let trace_id: string | undefined;
@@ -170,6 +220,7 @@ export async function publishAgentResult(
       trace_id,
     });
   }
+  if (keyring) message = sealedJson(await keyring.seal(message, busContext(channel)));
   const receivers = Number(await client.publish(channel, message));
   return trace_id === undefined ? { receivers, message } : { receivers, message, trace_id };
 }
@@ -183,6 +234,12 @@ export interface SubscribeOptions {
   onInvalid?: (invalid: InvalidMessage) => void;
   /** Called when the handler throws or rejects (the subscription goes on). */
   onError?: (error: unknown, result: AgentResult, info: DeliveryInfo) => void;
+  /**
+   * Read encrypted messages (the publisher's keys). Clear messages are read
+   * too. Without it, an encrypted message goes to `onInvalid`
+   * (`encryption_required`).
+   */
+  encryption?: EncryptionOptions;
 }
 
 export interface PubSubCounts {
@@ -212,8 +269,11 @@ export async function subscribeAgentResults(
   handler: AgentResultHandler,
   options: SubscribeOptions = {},
 ): Promise<AgentResultSubscription> {
+  const keyring = keyringOf(options.encryption);
   const counts: PubSubCounts = { received: 0, handled: 0, invalid: 0, handlerErrors: 0 };
   const running = new Set<Promise<unknown>>();
+  // With encryption every message waits its turn here: decrypting awaits, and messages keep their order.
+  let turn: Promise<void> = Promise.resolve();
   const report = (f: (() => void) | undefined) => {
     try {
       f?.();
@@ -228,9 +288,29 @@ export async function subscribeAgentResults(
   const listener: RedisMessageListener = (message, from) => {
     counts.received += 1;
     const raw = rawText(message);
+    if (keyring || parseSealedJson(raw)) {
+      const p = (turn = turn.then(async () => {
+        const opened = await openMessage(raw, keyring, from ?? channel).catch((e: unknown) => ({
+          ok: false as const,
+          issues: [issue('internal_error', errorText(e))],
+        }));
+        if (!opened.ok) {
+          counts.invalid += 1;
+          report(options.onInvalid && (() => options.onInvalid?.({ issues: opened.issues, raw, channel: from ?? channel })));
+          return;
+        }
+        deliver(opened.text, raw, from);
+      }));
+      running.add(p);
+      p.finally(() => running.delete(p));
+      return;
+    }
+    deliver(raw, raw, from);
+  };
+  const deliver = (text: string, raw: string, from: string | undefined) => {
     let n: ReturnType<typeof normalizeText>;
     try {
-      n = normalizeText(raw, options.context);
+      n = normalizeText(text, options.context);
     } catch (e) {
       n = { ok: false, issues: [issue('internal_error', errorText(e))] };
     }
@@ -283,6 +363,14 @@ export interface AgentResultStreamOptions {
   validation?: ValidationOptions;
   /** What legacy TaskResults lack (agent_id, agent_type, action), for consumers. */
   context?: MigrationContext;
+  /**
+   * Encrypt what is published (AES-256-GCM, bound to the stream) and read
+   * encrypted entries; clear entries are read too. A consumer without the
+   * entry's key dead-letters it as invalid (`key_unavailable`,
+   * `encryption_required`), ciphertext kept. With it, the `issues` and
+   * `error` of dead-letter entries are encrypted too (they may quote the result).
+   */
+  encryption?: EncryptionOptions;
 }
 
 export interface ConsumeOptions {
@@ -512,6 +600,7 @@ export class AgentResultStream extends EventTarget {
   readonly deadLetterStream: string;
   private readonly client: RedisCommander & Partial<Pick<RedisStreamClient, 'duplicate'>>;
   private readonly options: AgentResultStreamOptions;
+  private readonly keyring: Keyring | undefined;
   private readonly consumers = new Set<StreamConsumer>();
   private readonly count: AgentResultStreamCounters = {
     published: 0,
@@ -534,6 +623,7 @@ export class AgentResultStream extends EventTarget {
     }
     this.client = client;
     this.options = options;
+    this.keyring = keyringOf(options.encryption);
     this.stream = options.stream ?? 'toolresult:agent-results';
     this.deadLetterStream = options.deadLetterStream ?? `${this.stream}:dead`;
   }
@@ -570,7 +660,8 @@ export class AgentResultStream extends EventTarget {
     if (this.closed) throw new ToolResultError('store_closed', 'the stream is closed');
     const { text, value } = resultText(result, this.options.validation);
     const trim = this.options.maxLen ? ['MAXLEN', '~', String(this.options.maxLen)] : [];
-    const id = String(await this.client.sendCommand(['XADD', this.stream, ...trim, '*', 'result', text]));
+    const message = this.keyring ? sealedJson(await this.keyring.seal(text, busContext(this.stream))) : text;
+    const id = String(await this.client.sendCommand(['XADD', this.stream, ...trim, '*', 'result', message]));
     this.count.published += 1;
     this.emit('published', { id, workflow_id: value.workflow_id, task_id: value.task_id });
     return id;
@@ -658,6 +749,15 @@ export class AgentResultStream extends EventTarget {
       }
     };
 
+    // With encryption, what a dead letter or the retries hash says about an
+    // entry (issues, a handler's error) is encrypted as well: it may quote the result.
+    const keyring = self.keyring;
+    const protect = async (text: string) => (keyring && !parseSealedJson(text) ? sealedJson(await keyring.seal(text, busContext(stream))) : text);
+    const reveal = async (text: string) => {
+      const opened = keyring ? await openMessage(text, keyring, stream).catch(() => undefined) : undefined;
+      return opened?.ok ? opened.text : text;
+    };
+
     const deadLetter = async (entry: Entry, raw: string, reason: 'invalid' | 'max_deliveries', deliveries: number, extra: string[], marker: string) => {
       const fields = [
         'reason',
@@ -695,15 +795,22 @@ export class AgentResultStream extends EventTarget {
       if (entry.fields === null) n = { ok: false, issues: [issue('missing_field', 'the entry was deleted from the stream (trimmed?) before it was handled')] };
       else if (!ok) n = { ok: false, issues: [issue('missing_field', 'the entry has no `result` field')] };
       else {
-        try {
-          n = normalizeText(raw, self.options.context);
-        } catch (e) {
-          n = { ok: false, issues: [issue('internal_error', errorText(e))] };
+        const opened = await openMessage(raw, keyring, stream).catch((e: unknown) => ({
+          ok: false as const,
+          issues: [issue('internal_error', errorText(e))],
+        }));
+        if (!opened.ok) n = { ok: false, issues: opened.issues };
+        else {
+          try {
+            n = normalizeText(opened.text, self.options.context);
+          } catch (e) {
+            n = { ok: false, issues: [issue('internal_error', errorText(e))] };
+          }
         }
       }
       if (!n.ok) {
         const issues = n.issues;
-        const deadId = await deadLetter(entry, raw, 'invalid', 1, ['issues', JSON.stringify(issues)], '');
+        const deadId = await deadLetter(entry, raw, 'invalid', 1, ['issues', await protect(JSON.stringify(issues))], '');
         if (deadId !== undefined) {
           self.count.invalid += 1;
           self.emit('invalid', { id: entry.id, issues, group, consumer });
@@ -731,8 +838,9 @@ export class AgentResultStream extends EventTarget {
         return;
       }
       const deadAfter = async (error: string) => {
-        const deadId = await deadLetter(entry, raw, 'max_deliveries', deliveries, ['error', error], marker);
-        if (deadId !== undefined) self.emit('dead_lettered', { id: entry.id, deadId, reason: 'max_deliveries', error, deliveries, group, consumer });
+        const deadId = await deadLetter(entry, raw, 'max_deliveries', deliveries, ['error', await protect(error)], marker);
+        if (deadId === undefined) return;
+        self.emit('dead_lettered', { id: entry.id, deadId, reason: 'max_deliveries', error: await reveal(error), deliveries, group, consumer });
       };
       if (deliveries > maxDeliveries) {
         // Every earlier attempt failed or died: the last error, if one was recorded.
@@ -794,7 +902,10 @@ export class AgentResultStream extends EventTarget {
       self.emit('handler_error', { id: entry.id, error: thrown, deliveries, group, consumer });
       if (deliveries >= maxDeliveries) await deadAfter(failure);
       // Not acknowledged: claimed again after idleMs.
-      else await retry(() => cmd(['EVAL', RELEASE, '2', marker, retriesKey, lease, entry.id, failure]));
+      else {
+        const kept = await protect(failure);
+        await retry(() => cmd(['EVAL', RELEASE, '2', marker, retriesKey, lease, entry.id, kept]));
+      }
     };
 
     const handleBatch = async (batch: Entry[], redelivered: boolean) => {

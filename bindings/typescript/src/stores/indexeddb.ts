@@ -9,6 +9,20 @@ import { validateToolResult } from '../api.js';
 import { ToolResultError, briefText, refuseSnakeCaseOptions } from '../errors.js';
 import type { Eviction, PutReport, RetentionPolicy, ToolResult } from '../generated/types.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
+import {
+  type EncryptionOptions,
+  Keyring,
+  type SkippedRecord,
+  encryptionRequired,
+  fromSealedBytes,
+  resultContext,
+  sealedBytes,
+  skippedCode,
+  rewrapIncomplete,
+  unreadableConflict,
+} from './encryption.js';
+import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
+import type { AuditLog, AuditRecord } from '../audit/log.js';
 
 const VERSION = 1;
 const RESULTS = 'results';
@@ -24,8 +38,14 @@ interface StoredRecord {
   summary?: string;
   /** When it was stored (ms since the epoch). */
   stored_at: number;
-  /** The result as compact JSON text. */
-  json: string;
+  /** The result as compact JSON text (absent when encrypted). */
+  json?: string;
+  /** Encrypted records: the key's id, and `nonce ‖ ciphertext` of the summary (JSON) and the result's JSON, on two lines. */
+  key_id?: string;
+  sealed?: Uint8Array;
+  /** Encrypted records: what `history` and `listDialog` name when the record cannot be read. */
+  tool_call_id?: string;
+  tool_name?: string;
 }
 
 /** What opening the store found. */
@@ -34,10 +54,24 @@ export interface IndexedDbOpenReport {
   loaded: number;
   /** Records moved to the `quarantine` object store, with why. */
   quarantined: { seq: number; reason: string }[];
+  /**
+   * With `encryption`: records left as they are because they could not be
+   * read (their key not given, or failing authentication); reading one
+   * throws that code, `history` and `listDialog` list them as `skipped`.
+   */
+  skipped?: SkippedRecord[];
 }
 
 /** Options of `openIndexedDbStore`. */
-export type IndexedDbStoreOptions = { retention?: RetentionPolicy; now?: () => number; indexedDB?: IDBFactory } & StoreScreenOptions;
+export type IndexedDbStoreOptions = {
+  retention?: RetentionPolicy;
+  now?: () => number;
+  indexedDB?: IDBFactory;
+  /** Encrypt results at rest (AES-256-GCM, docs/guide/storage.md, "Encryption at rest"). */
+  encryption?: EncryptionOptions;
+  /** An audit log: a `stored` entry per result stored, an `evicted` one per eviction (docs/guide/storage.md, "Audit trail"). */
+  audit?: AuditLog;
+} & StoreScreenOptions;
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -73,15 +107,35 @@ export class IndexedDbResultStore extends IndexBackedStore {
   readonly #now: () => number;
   #pending: Promise<void>[] = [];
   #closed = false;
+  #keyring: Keyring | undefined;
+  readonly #audit: AuditLog | undefined;
+  /** Evictions not yet appended to the audit log. */
+  #evicted: AuditRecord[] = [];
 
-  private constructor(name: string, db: IDBDatabase, index: ResultStore, now: () => number, report: IndexedDbOpenReport) {
+  private constructor(name: string, db: IDBDatabase, index: ResultStore, now: () => number, report: IndexedDbOpenReport, audit?: AuditLog) {
     super(index);
     this.name = name;
     this.#now = now;
     this.#db = db;
     this.openReport = report;
+    this.#audit = audit;
     // Retention removes records too, so IndexedDB and the index agree.
-    index.on('evicted', (e) => this.#pending.push(this.#remove(e.detail.execution_id)));
+    index.on('evicted', (e) => {
+      this.#pending.push(this.#remove(e.detail.execution_id));
+      if (this.#audit) this.#evicted.push(evictedRecord(e.detail));
+    });
+  }
+
+  /** Appends `stored` (when given) and the evictions since the last call; `audit_failed` if the log refuses. */
+  async #appendAudit(stored: AuditRecord | undefined, done: string): Promise<void> {
+    if (!this.#audit) return;
+    const records = stored ? [stored, ...this.#evicted] : this.#evicted;
+    this.#evicted = [];
+    try {
+      for (const r of records) await this.#audit.append(r);
+    } catch (e) {
+      throw auditFailed(done, e);
+    }
   }
 
   /**
@@ -94,6 +148,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
     const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
     if (!factory) throw new ToolResultError('missing_dependency', 'IndexedDB is not available here (pass options.indexedDB, e.g. from fake-indexeddb)');
     const now = options.now ?? Date.now;
+    const audit = auditOption(options.audit, 'openIndexedDbStore', false);
+    const keyring = Keyring.from(options.encryption);
     const index = new ResultStore({ retention: options.retention, now, screen: options.screen, screenOptions: options.screenOptions });
     const open = factory.open(name, VERSION);
     open.onupgradeneeded = () => {
@@ -108,9 +164,16 @@ export class IndexedDbResultStore extends IndexBackedStore {
     } catch (e) {
       throw storageError(`open of "${name}"`, e);
     }
-    const report: IndexedDbOpenReport = { loaded: 0, quarantined: [] };
-    const store = new IndexedDbResultStore(name, db, index, now, report);
-    await store.#load(report);
+    const report: IndexedDbOpenReport = { loaded: 0, quarantined: [], ...(keyring ? { skipped: [] } : {}) };
+    const store = new IndexedDbResultStore(name, db, index, now, report, audit);
+    store.#keyring = keyring;
+    try {
+      await store.#load(report);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    await store.#appendAudit(undefined, 'retention evicted results while the store opened');
     return store;
   }
 
@@ -118,7 +181,13 @@ export class IndexedDbResultStore extends IndexBackedStore {
     const records = await request(this.#db.transaction(RESULTS).objectStore(RESULTS).getAll() as IDBRequest<StoredRecord[]>);
     const bad: { record: StoredRecord; reason: string }[] = [];
     for (const record of records) {
-      const verdict = validateToolResult(typeof record.json === 'string' ? record.json : '');
+      let { json, summary } = record;
+      if (record.key_id !== undefined) {
+        const opened = await this.#decrypt(record, report);
+        if (!opened) continue;
+        ({ json, summary } = opened);
+      }
+      const verdict = validateToolResult(typeof json === 'string' ? json : '');
       if (!verdict.ok) {
         const first = verdict.issues[0];
         bad.push({ record, reason: `not a valid ToolResult: ${first.path || '(root)'}: ${first.message} [${first.code}]` });
@@ -130,7 +199,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
       }
       try {
         // The screen already admitted it when it was first stored.
-        this.index.put(verdict.value, { dialogId: record.dialog_id, summary: record.summary });
+        this.index.put(verdict.value, { dialogId: record.dialog_id, summary });
         report.loaded++;
       } catch (e) {
         bad.push({ record, reason: `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}` });
@@ -146,6 +215,55 @@ export class IndexedDbResultStore extends IndexBackedStore {
       await committed(tx);
     }
     await this.#flush();
+  }
+
+  /**
+   * An encrypted record's summary and JSON; undefined when it cannot be read
+   * (it is left as it is, and reported as skipped).
+   */
+  async #decrypt(record: StoredRecord, report: IndexedDbOpenReport): Promise<{ json: string; summary?: string } | undefined> {
+    const keyId = record.key_id as string;
+    if (!this.#keyring) throw encryptionRequired(`the IndexedDB store "${this.name}" (record ${record.execution_id})`, keyId);
+    let plain: Uint8Array;
+    try {
+      if (!(record.sealed instanceof Uint8Array)) throw new ToolResultError('decryption_failed', `record ${record.execution_id} has no ciphertext`);
+      plain = await this.#keyring.open(
+        fromSealedBytes(keyId, record.sealed),
+        resultContext(record.execution_id),
+        `the result of execution ${record.execution_id}`,
+      );
+    } catch (e) {
+      const code = skippedCode(e);
+      if (!code) throw e;
+      const skipped = { execution_id: record.execution_id, key_id: keyId, code };
+      this.markUnreadable({ ...skipped, tool_call_id: record.tool_call_id, tool_name: record.tool_name, dialog_id: record.dialog_id }, e as ToolResultError);
+      report.skipped?.push(skipped);
+      return undefined;
+    }
+    const text = new TextDecoder().decode(plain);
+    const cut = text.indexOf('\n');
+    const summary = JSON.parse(text.slice(0, cut)) as string | null;
+    return summary === null ? { json: text.slice(cut + 1) } : { json: text.slice(cut + 1), summary };
+  }
+
+  /** The record of a result to add: clear, or encrypted under the current key. */
+  async #record(value: ToolResult, options: { dialogId?: string; summary?: string }): Promise<StoredRecord> {
+    const executionId = value.metadata.execution_id;
+    const record: StoredRecord = { execution_id: executionId, stored_at: this.#now() };
+    if (options.dialogId !== undefined) record.dialog_id = options.dialogId;
+    if (!this.#keyring) {
+      if (options.summary !== undefined) record.summary = options.summary;
+      record.json = JSON.stringify(value);
+      return record;
+    }
+    // The summary (JSON: a string, or null for none) on the first line; JSON text never holds a raw line break.
+    const plain = `${JSON.stringify(options.summary ?? null)}\n${JSON.stringify(value)}`;
+    const sealed = await this.#keyring.seal(plain, resultContext(executionId));
+    record.tool_call_id = value.input.tool_call_id ?? executionId;
+    record.tool_name = value.input.tool_name;
+    record.key_id = sealed.key_id;
+    record.sealed = sealedBytes(sealed);
+    return record;
   }
 
   async #remove(executionId: string): Promise<void> {
@@ -184,13 +302,18 @@ export class IndexedDbResultStore extends IndexBackedStore {
     // The screen decides before anything is written.
     this.index.admit(value);
     const callId = value.input.tool_call_id ?? value.metadata.execution_id;
+    const locked = this.unreadableRecord(value.metadata.execution_id) ?? this.unreadableRecord(undefined, callId);
+    if (locked) throw unreadableConflict(locked);
     if (this.index.meta(value.metadata.execution_id) || this.index.getByToolCallId(callId)) {
       // Already stored, or a conflict: the index decides, nothing is written.
-      return this.index.put(value, options);
+      const same = this.index.put(value, options);
+      await this.#flush();
+      await this.#appendAudit(undefined, 'retention evicted results');
+      return same;
     }
-    const record: StoredRecord = { execution_id: value.metadata.execution_id, stored_at: this.#now(), json: JSON.stringify(value) };
-    if (options.dialogId !== undefined) record.dialog_id = options.dialogId;
-    if (options.summary !== undefined) record.summary = options.summary;
+    // Checked before writing: ids the log cannot hold refuse the put, rather than leave a result stored without its entry.
+    if (this.#audit) storedRecord({ execution_id: value.metadata.execution_id, tool_call_id: callId, dialog_id: options.dialogId });
+    const record = await this.#record(value, options);
     try {
       const tx = this.#db.transaction(RESULTS, 'readwrite');
       tx.objectStore(RESULTS).add(record);
@@ -208,6 +331,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
       throw e;
     }
     await this.#flush();
+    // `stored` before the evictions: the result may be one of them.
+    await this.#appendAudit(this.#audit && storedRecord(report.meta), 'the result is stored');
     return report;
   }
 
@@ -216,7 +341,69 @@ export class IndexedDbResultStore extends IndexBackedStore {
     this.#open();
     const evicted = this.index.prune();
     await this.#flush();
+    await this.#appendAudit(undefined, 'retention evicted results');
     return evicted;
+  }
+
+  /**
+   * Re-encrypts every record not under the current key (older keys' and
+   * clear ones) under it, one transaction per record: a crash midway leaves
+   * every record readable with the keys given, and running it again
+   * finishes. Resolves with how many it re-encrypted. Records the store
+   * could not read keep their keys: they are named in a `key_unavailable`
+   * or `decryption_failed` error after the rest are done.
+   */
+  async rewrap(options: { onRewrapped?: (record: { execution_id: string; from: string | null }) => void } = {}): Promise<number> {
+    this.#open();
+    const keyring = this.#keyring;
+    if (!keyring) throw new ToolResultError('invalid_options', 'rewrap() needs a store opened with the `encryption` option');
+    const unreadable = new Set((this.openReport.skipped ?? []).map((r) => r.execution_id));
+    const records = await request(this.#db.transaction(RESULTS).objectStore(RESULTS).getAll() as IDBRequest<StoredRecord[]>);
+    let done = 0;
+    // Records found unreadable now (changed since the store opened).
+    const found: IndexedDbOpenReport = { loaded: 0, quarantined: [], skipped: [] };
+    for (const record of records) {
+      if (record.key_id === keyring.current || unreadable.has(record.execution_id)) continue;
+      // Read and encrypted outside the transaction (WebCrypto's awaits would end it), written only if unchanged meanwhile.
+      let plain: { json: string; summary?: string } | undefined;
+      if (record.key_id === undefined) plain = { json: record.json as string, summary: record.summary };
+      else plain = await this.#decrypt(record, found);
+      if (!plain) continue;
+      const next: StoredRecord = {
+        seq: record.seq,
+        execution_id: record.execution_id,
+        stored_at: record.stored_at,
+        ...(record.dialog_id === undefined ? {} : { dialog_id: record.dialog_id }),
+      };
+      const text = `${JSON.stringify(plain.summary ?? null)}\n${plain.json}`;
+      const sealed = await keyring.seal(text, resultContext(record.execution_id));
+      const value = JSON.parse(plain.json) as ToolResult;
+      Object.assign(next, {
+        tool_call_id: value.input?.tool_call_id ?? record.execution_id,
+        tool_name: value.input?.tool_name,
+        key_id: sealed.key_id,
+        sealed: sealedBytes(sealed),
+      });
+      let written = false;
+      try {
+        const tx = this.#db.transaction(RESULTS, 'readwrite');
+        const results = tx.objectStore(RESULTS);
+        const now = await request(results.get(record.seq as number) as IDBRequest<StoredRecord | undefined>);
+        if (now && now.execution_id === record.execution_id && now.key_id === record.key_id) {
+          results.put(next);
+          written = true;
+        }
+        await committed(tx);
+      } catch (e) {
+        throw storageError('rewrap', e);
+      }
+      if (!written) continue;
+      done++;
+      options.onRewrapped?.({ execution_id: record.execution_id, from: record.key_id ?? null });
+    }
+    const left = [...(this.openReport.skipped ?? []), ...(found.skipped ?? [])];
+    if (left.length) throw rewrapIncomplete(done, left);
+    return done;
   }
 
   /** Closes the database connection; later writes throw `store_closed`. */

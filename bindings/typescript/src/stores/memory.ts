@@ -7,6 +7,9 @@ import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type Store
 import type { ScreenOptions } from '../generated/types.js';
 import { core, type Wasm } from '../runtime.js';
 import { jsonText } from '../wire.js';
+import { listing, type Listing, type SkippedRecord } from './encryption.js';
+import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
+import type { AuditRecord, SyncAuditLog } from '../audit/log.js';
 
 type Handle = InstanceType<Wasm['ResultStore']>;
 
@@ -59,10 +62,17 @@ export class ResultStore extends EventTarget {
   readonly #generation: number;
   readonly #now: () => number;
   readonly #gate: ScreenGate;
+  readonly #audit: SyncAuditLog | undefined;
 
-  constructor(options: { retention?: RetentionPolicy; now?: () => number } & StoreScreenOptions = {}) {
+  /**
+   * `audit`: a log that appends synchronously (`MemoryAuditLog`,
+   * `FileAuditLog`) gets a `stored` entry for every result stored and an
+   * `evicted` one for every eviction (docs/guide/storage.md, "Audit trail").
+   */
+  constructor(options: { retention?: RetentionPolicy; now?: () => number; audit?: SyncAuditLog } & StoreScreenOptions = {}) {
     super();
     this.#now = options.now ?? Date.now;
+    this.#audit = auditOption(options.audit, 'ResultStore', true);
     this.#gate = new ScreenGate(options.screen, options.screenOptions);
     const retention = options.retention === undefined ? '' : jsonText(options.retention, 'invalid_options', 'the retention policy');
     const handle = core.call((w) => new w.ResultStore(retention));
@@ -100,6 +110,8 @@ export class ResultStore extends EventTarget {
     const json = jsonText(result, 'invalid_tool_result', 'the result');
     // "" lets the store compute the built-in summary from the result it parses anyway.
     const summary = options.summary ?? customSummary(result) ?? '';
+    // Built before storing: ids the log cannot hold refuse the put, rather than leave a result stored without its entry.
+    if (this.#audit) this.#checkRecord(result, options.dialogId);
     const out = JSON.parse(core.call(() => this.#h().put(json, options.dialogId ?? '', summary, this.#now()))) as Outcome<PutReport>;
     if (!out.ok) {
       const conflict = out.issues.some((i) => i.code === 'store_conflict');
@@ -116,7 +128,34 @@ export class ResultStore extends EventTarget {
       if (meta.output_truncated) this.dispatchEvent(new ResultStoreEvent('truncated', meta));
     }
     for (const e of report.evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
+    if (this.#audit) {
+      const records = report.evicted.map(evictedRecord);
+      if (report.stored) records.unshift(storedRecord(report.meta));
+      this.#append(records, report.stored ? 'the result is stored' : 'retention evicted results');
+    }
     return report;
+  }
+
+  /** Checks the `stored` record of a result about to be put (its ids come from the result itself). */
+  #checkRecord(result: ToolResult | string, dialogId: string | undefined): void {
+    let value: ToolResult;
+    try {
+      value = typeof result === 'string' ? (JSON.parse(result) as ToolResult) : result;
+    } catch {
+      return; // Not JSON: the put refuses it.
+    }
+    const executionId = value?.metadata?.execution_id;
+    if (typeof executionId !== 'string') return;
+    const callId = value.input?.tool_call_id;
+    storedRecord({ execution_id: executionId, tool_call_id: typeof callId === 'string' ? callId : executionId, dialog_id: dialogId });
+  }
+
+  #append(records: AuditRecord[], done: string): void {
+    try {
+      for (const r of records) this.#audit!.appendSync(r);
+    } catch (e) {
+      throw auditFailed(done, e);
+    }
   }
 
   /**
@@ -167,6 +206,7 @@ export class ResultStore extends EventTarget {
   prune(): Eviction[] {
     const evicted = JSON.parse(core.call(() => this.#h().prune(this.#now()))) as Eviction[];
     for (const e of evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
+    if (this.#audit && evicted.length) this.#append(evicted.map(evictedRecord), 'retention evicted results');
     return evicted;
   }
 
@@ -185,6 +225,8 @@ export class ResultStore extends EventTarget {
   }
 }
 
+type UnreadableRecord = SkippedRecord & { tool_call_id?: string; tool_name?: string; dialog_id?: string; error: ToolResultError };
+
 /**
  * The reads of a durable store: each comes from its in-memory index (a
  * `ResultStore`), so they behave exactly as the in-memory store's. The file
@@ -195,31 +237,75 @@ export class IndexBackedStore {
   /** The in-memory index (a ResultStore), e.g. for prepareHistory and get_tool_result. */
   readonly index: ResultStore;
 
+  /** Records kept on disk that opening could not read (encryption: their key not given, or failing authentication), by execution id. */
+  readonly #unreadable = new Map<string, UnreadableRecord>();
+
   protected constructor(index: ResultStore) {
     this.index = index;
   }
 
+  /** Remembers a record opening could not read: reads of it throw `error`, lists report it as skipped. */
+  protected markUnreadable(record: SkippedRecord & { tool_call_id?: string; tool_name?: string; dialog_id?: string }, error: ToolResultError): void {
+    this.#unreadable.set(record.execution_id, { ...record, error });
+  }
+
+  /** Forgets an unreadable record (it was removed, or is readable now). */
+  protected forgetUnreadable(executionId: string): void {
+    this.#unreadable.delete(executionId);
+  }
+
+  /** The unreadable record of this execution id or tool_call_id, if any. */
+  protected unreadableRecord(executionId?: string, toolCallId?: string): (SkippedRecord & { tool_call_id?: string; dialog_id?: string }) | undefined {
+    if (executionId !== undefined) return this.#unreadable.get(String(executionId));
+    for (const u of this.#unreadable.values()) if (u.tool_call_id === toolCallId) return u;
+    return undefined;
+  }
+
+  #skipped(which: (u: UnreadableRecord) => boolean): SkippedRecord[] {
+    const out: SkippedRecord[] = [];
+    for (const u of this.#unreadable.values()) {
+      if (which(u))
+        out.push(u.key_id === undefined ? { execution_id: u.execution_id, code: u.code } : { execution_id: u.execution_id, key_id: u.key_id, code: u.code });
+    }
+    return out;
+  }
+
+  /** A stored result; throws `key_unavailable` or `decryption_failed` for a record the store could not read. */
   get(executionId: string): ToolResult | undefined {
+    const u = this.#unreadable.get(String(executionId));
+    if (u) throw u.error;
     return this.index.get(executionId);
   }
 
   getByToolCallId(toolCallId: string): ToolResult | undefined {
+    for (const u of this.#unreadable.values()) if (u.tool_call_id === toolCallId) throw u.error;
     return this.index.getByToolCallId(toolCallId);
   }
 
   /** Metadata of a stored result (no output). */
   meta(executionId: string): StoredMeta | undefined {
+    const u = this.#unreadable.get(String(executionId));
+    if (u) throw u.error;
     return this.index.meta(executionId);
   }
 
-  /** A tool's results, newest first: `limit` (100), `status`, `since`, `until`. */
-  history(toolName: string, query?: HistoryQuery): ToolResult[] {
-    return this.index.history(toolName, query);
+  /**
+   * A tool's results, newest first: `limit` (100), `status`, `since`, `until`.
+   * `skipped` lists the tool's records the store could not read.
+   */
+  history(toolName: string, query?: HistoryQuery): Listing<ToolResult> {
+    return listing(
+      this.index.history(toolName, query),
+      this.#skipped((u) => u.tool_name === undefined || u.tool_name === toolName),
+    );
   }
 
-  /** Metadata of a dialog's results, in the order they were stored. */
-  listDialog(dialogId: string): StoredMeta[] {
-    return this.index.listDialog(dialogId);
+  /** Metadata of a dialog's results, in the order they were stored; `skipped` lists its records the store could not read. */
+  listDialog(dialogId: string): Listing<StoredMeta> {
+    return listing(
+      this.index.listDialog(dialogId),
+      this.#skipped((u) => u.dialog_id === dialogId),
+    );
   }
 
   on<K extends ResultStoreEventType>(type: K, listener: (event: ResultStoreEvent<K>) => void): () => void {

@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import '../index.js';
 import { validateToolResult } from '../api.js';
-import { ToolResultError, unwrapOutcome, type Outcome, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, unwrapOutcome, refuseSnakeCaseOptions } from '../errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -28,7 +28,24 @@ import type {
 import { customSummary } from '../summary.js';
 import { call } from '../runtime.js';
 import type { ResultStoreEventMap } from './memory.js';
+import {
+  type EncryptionOptions,
+  Keyring,
+  type Listing,
+  type SkippedRecord,
+  encryptionRequired,
+  fromSealedBytes,
+  listing,
+  metaContext,
+  resultContext,
+  rewrapIncomplete,
+  sealedBytes,
+  skippedCode,
+} from './encryption.js';
 import { jsonText } from '../wire.js';
+import { toolExecutionResultsView } from './postgres-view.js';
+import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
+import type { AuditLog, AuditRecord } from '../audit/log.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations
@@ -78,6 +95,14 @@ export interface PostgresStoreOptions {
   retries?: number;
   /** The clock for age retention (ms since the epoch). */
   now?: () => number;
+  /**
+   * Encrypt each result, and its summary and preview, at rest (AES-256-GCM;
+   * docs/guide/storage.md, "Encryption at rest"). Clear rows written before
+   * stay readable; `rewrap()` encrypts them.
+   */
+  encryption?: EncryptionOptions;
+  /** An audit log (e.g. a `PostgresAuditLog`): a `stored` entry per result stored, an `evicted` one per eviction, appended after COMMIT. */
+  audit?: AuditLog;
 }
 
 /** What each event's `detail` holds: the ResultStore events, plus the store's own. */
@@ -86,6 +111,8 @@ export interface PostgresStoreEventMap extends ResultStoreEventMap {
   corrupt_row: { execution_id: string; issues: Issue[] };
   /** The LISTEN connection failed; the store reconnects by itself. */
   connection_error: { message: string; code?: string };
+  /** A row a read could not decrypt (its key not given, failing authentication, or read without `encryption`); it stays stored. */
+  unreadable: SkippedRecord;
 }
 export type PostgresStoreEventType = keyof PostgresStoreEventMap;
 
@@ -105,6 +132,10 @@ export interface PutManyReport {
   results: ({ ok: true; value: PutReport } | { ok: false; error: ToolResultError })[];
   evicted: Eviction[];
 }
+
+export { PostgresAuditLog, POSTGRES_AUDIT_SCHEMA_VERSION } from './postgres-audit.js';
+export type { PostgresAuditLogOptions } from './postgres-audit.js';
+export type { EncryptionOptions, Listing, SkippedCode, SkippedRecord } from './encryption.js';
 
 /** The migrations, in order. A database at a higher version than this list is refused. */
 const MIGRATIONS: { version: number; description: string; sql: (s: string) => string }[] = [
@@ -158,6 +189,32 @@ CREATE TABLE ${s}.toolresult_evictions (
 CREATE INDEX toolresult_evictions_execution ON ${s}.toolresult_evictions (execution_id);
 `,
   },
+  {
+    version: 2,
+    description: 'encryption at rest: key_id, sealed and sealed_meta',
+    // An encrypted row (key_id set) holds its result and its summary and
+    // preview only as AES-256-GCM ciphertext (docs/guide/storage.md,
+    // "Encryption at rest"); a clear row only in the clear. NOT VALID: every
+    // row written before this version is clear, so none needs checking.
+    sql: (s) => `
+ALTER TABLE ${s}.toolresult_results
+  ADD COLUMN key_id text,
+  ADD COLUMN sealed bytea,
+  ADD COLUMN sealed_meta bytea,
+  ALTER COLUMN result DROP NOT NULL,
+  ALTER COLUMN summary DROP NOT NULL,
+  ALTER COLUMN preview DROP NOT NULL;
+ALTER TABLE ${s}.toolresult_results ADD CONSTRAINT toolresult_results_sealed CHECK (
+  CASE WHEN key_id IS NULL THEN sealed IS NULL AND sealed_meta IS NULL AND result IS NOT NULL AND summary IS NOT NULL AND preview IS NOT NULL
+       ELSE sealed IS NOT NULL AND sealed_meta IS NOT NULL AND result IS NULL AND summary IS NULL AND preview IS NULL END) NOT VALID;
+ALTER TABLE ${s}.toolresult_evictions ALTER COLUMN summary DROP NOT NULL, ALTER COLUMN preview DROP NOT NULL;
+`,
+  },
+  {
+    version: 3,
+    description: 'the view tool_execution_results (the ToolResult specification table)',
+    sql: toolExecutionResultsView,
+  },
 ];
 
 /** The schema version this code reads and writes. */
@@ -187,9 +244,13 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
-function sha256(text: string): string {
+function sha256(text: string | Uint8Array): string {
   return createHash('sha256').update(text).digest('hex');
 }
+
+const utf8 = new TextDecoder();
+const byteaHex = (bytes: Uint8Array) => `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
+const isSealedRow = (row: Record<string, unknown>) => row.key_id !== null && row.key_id !== undefined;
 
 /** The first string PostgreSQL's jsonb cannot hold (it refuses U+0000), as a JSON Pointer. */
 function findNul(value: unknown, path = ''): string | undefined {
@@ -223,8 +284,13 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 interface Prepared {
   entry: StoreEntry;
   canonical: string;
+  /** The digest the row carries: of `canonical`, or with encryption of the ciphertext. */
   sha256: string;
+  /** sha256 of `canonical`: what a repeat of the same result is recognised by. */
+  plainSha: string;
   result: ToolResult;
+  /** With encryption: the key, `nonce ‖ ciphertext` of `canonical`, and of the summary and preview. */
+  sealed?: { key_id: string; result: Uint8Array; meta: Uint8Array };
 }
 
 function metaFromRow(row: Record<string, unknown>): StoredMeta {
@@ -275,7 +341,9 @@ export class PostgresResultStore extends EventTarget {
   readonly #hasRetention: boolean;
   readonly #retries: number;
   readonly #now: () => number;
+  readonly #audit: AuditLog | undefined;
   readonly #origin = randomUUID();
+  #keyring: Keyring | undefined;
   #listener: PgPoolClient | undefined;
   #listening = false;
   #closed = false;
@@ -292,6 +360,7 @@ export class PostgresResultStore extends EventTarget {
     this.#hasRetention = [this.#retention.maxAgeMs, this.#retention.maxCount, this.#retention.maxBytes].some((v) => v !== undefined && v !== null);
     this.#retries = options.retries ?? 8;
     this.#now = options.now ?? Date.now;
+    this.#audit = options.audit;
   }
 
   /**
@@ -304,6 +373,8 @@ export class PostgresResultStore extends EventTarget {
     }
     // Options are checked before any connection is made.
     quoteSchema(options.schema ?? 'public');
+    auditOption(options.audit, 'PostgresResultStore', false);
+    const keyring = Keyring.from(options.encryption);
     const retention =
       options.retention === undefined
         ? {}
@@ -335,6 +406,7 @@ export class PostgresResultStore extends EventTarget {
     // listener and before ours is attached. Every connection keeps one.
     pool.on('connect', (client) => client.on('error', () => {}));
     const store = new PostgresResultStore(pool, owns, options, retention);
+    store.#keyring = keyring;
     try {
       if (options.migrate !== false) {
         await store.migrate();
@@ -538,11 +610,33 @@ export class PostgresResultStore extends EventTarget {
     if (note.o === this.#origin || note.s !== this.schema) return;
     if (note.k === 'stored') {
       const { rows } = await this.#query(
-        `SELECT ${META_COLUMNS}, result->'validation_issues' AS issues FROM ${this.#q}.toolresult_results WHERE execution_id = $1
-         UNION ALL SELECT ${META_COLUMNS}, NULL::jsonb FROM ${this.#q}.toolresult_evictions WHERE execution_id = $1 LIMIT 1`,
+        `SELECT ${META_COLUMNS}, result->'validation_issues' AS issues, key_id, sealed, sealed_meta FROM ${this.#q}.toolresult_results WHERE execution_id = $1
+         UNION ALL SELECT ${META_COLUMNS}, NULL::jsonb, NULL::text, NULL::bytea, NULL::bytea FROM ${this.#q}.toolresult_evictions WHERE execution_id = $1 LIMIT 1`,
         [note.id],
       );
-      if (rows[0]) this.#emitStored(metaFromRow(rows[0]), (rows[0].issues as SchemaIssue[] | null) ?? undefined, true);
+      const row = rows[0];
+      if (!row) return;
+      if (!isSealedRow(row)) {
+        // An encrypted result evicted before this node read it: its summary and preview are gone with it.
+        row.summary ??= '';
+        row.preview ??= '';
+        this.#emitStored(metaFromRow(row), (row.issues as SchemaIssue[] | null) ?? undefined, true);
+        return;
+      }
+      let meta: StoredMeta;
+      let issues: SchemaIssue[] | undefined;
+      try {
+        meta = await this.#meta(row);
+        if (meta.status === 'output_validation_failed' || meta.status === 'validation_error') {
+          issues = (JSON.parse(await this.#open(row, 'sealed')) as ToolResult).validation_issues ?? undefined;
+        }
+      } catch (e) {
+        const code = skippedCode(e);
+        if (!code) throw e;
+        this.#emit('unreadable', { execution_id: row.execution_id as string, key_id: row.key_id as string, code }, true);
+        return;
+      }
+      this.#emitStored(meta, issues, true);
     } else {
       const { rows } = await this.#query(`SELECT execution_id, tool_call_id, tool_name, dialog_id, reason FROM ${this.#q}.toolresult_evictions WHERE id = $1`, [
         note.id,
@@ -569,7 +663,33 @@ export class PostgresResultStore extends EventTarget {
       'invalid_tool_result',
       'invalid ToolResult',
     );
-    return { entry, canonical, sha256: sha256(canonical), result: value };
+    // Checked before writing: ids the log cannot hold refuse the put, rather than leave a result stored without its entry.
+    if (this.#audit) storedRecord(entry.meta);
+    const digest = sha256(canonical);
+    return { entry, canonical, sha256: digest, plainSha: digest, result: value };
+  }
+
+  /** With encryption, encrypts each item's result and its summary and preview (the row keeps neither in the clear). */
+  async #seal(items: Prepared[]): Promise<void> {
+    const keyring = this.#keyring;
+    if (!keyring) return;
+    for (const p of items) {
+      const id = p.entry.meta.execution_id;
+      const result = sealedBytes(await keyring.seal(p.canonical, resultContext(id)));
+      const meta = sealedBytes(await keyring.seal(JSON.stringify({ summary: p.entry.meta.summary, preview: p.entry.meta.preview }), metaContext(id)));
+      p.sealed = { key_id: keyring.current, result, meta };
+      p.sha256 = sha256(result);
+    }
+  }
+
+  /** Appends the records after COMMIT; `audit_failed` (the writes stay) if the log refuses. */
+  async #appendAudit(records: AuditRecord[], done: string): Promise<void> {
+    if (!this.#audit) return;
+    try {
+      for (const r of records) await this.#audit.append(r);
+    } catch (e) {
+      throw auditFailed(done, e);
+    }
   }
 
   /**
@@ -580,6 +700,7 @@ export class PostgresResultStore extends EventTarget {
   async put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): Promise<PutReport> {
     refuseSnakeCaseOptions(options, 'put');
     const prepared = this.#prepare(result, options.dialogId, options.summary);
+    await this.#seal([prepared]);
     const report = await this.#write([prepared]);
     const first = report.results[0];
     if (!first.ok) throw first.error;
@@ -602,6 +723,7 @@ export class PostgresResultStore extends EventTarget {
       }
     });
     const valid = prepared.filter((p): p is Prepared => !(p instanceof ToolResultError));
+    await this.#seal(valid);
     const written = valid.length ? await this.#write(valid) : { results: [], evicted: [] };
     let next = 0;
     return {
@@ -614,7 +736,7 @@ export class PostgresResultStore extends EventTarget {
     // The batch travels as one JSON array parameter; each result is spliced in
     // as the JSON it already is, and PostgreSQL parses it once.
     const batch = `[${items
-      .map(({ entry, sha256: sha, canonical }) => {
+      .map(({ entry, sha256: sha, canonical, sealed }) => {
         const columns = JSON.stringify({
           execution_id: entry.meta.execution_id,
           tool_call_id: entry.meta.tool_call_id,
@@ -628,11 +750,14 @@ export class PostgresResultStore extends EventTarget {
           output_truncated: entry.meta.output_truncated,
           side_effects: entry.side_effects,
           size_bucket: entry.size_bucket,
-          summary: entry.meta.summary,
-          preview: entry.meta.preview,
+          summary: sealed ? null : entry.meta.summary,
+          preview: sealed ? null : entry.meta.preview,
           sha256: sha,
+          key_id: sealed ? sealed.key_id : null,
+          sealed: sealed ? byteaHex(sealed.result) : null,
+          sealed_meta: sealed ? byteaHex(sealed.meta) : null,
         });
-        return `${columns.slice(0, -1)},"result":${canonical}}`;
+        return `${columns.slice(0, -1)},"result":${sealed ? 'null' : canonical}}`;
       })
       .join(',')}]`;
     const now = this.#now();
@@ -642,12 +767,13 @@ export class PostgresResultStore extends EventTarget {
       const inserted = await c.query(
         `INSERT INTO ${this.#q}.toolresult_results
            (execution_id, tool_call_id, dialog_id, tool_name, status, started_at, started_ms, size_bytes, stored_bytes,
-            output_truncated, side_effects, size_bucket, summary, preview, sha256, result)
+            output_truncated, side_effects, size_bucket, summary, preview, sha256, result, key_id, sealed, sealed_meta)
          SELECT execution_id, tool_call_id, dialog_id, tool_name, status, started_at, started_ms, size_bytes, stored_bytes,
-            output_truncated, side_effects, size_bucket, summary, preview, sha256, result
+            output_truncated, side_effects, size_bucket, summary, preview, sha256, result, key_id, sealed, sealed_meta
          FROM jsonb_to_recordset($1::jsonb) AS x(execution_id text, tool_call_id text, dialog_id text, tool_name text, status text,
             started_at text, started_ms bigint, size_bytes bigint, stored_bytes bigint, output_truncated boolean,
-            side_effects integer, size_bucket smallint, summary text, preview text, sha256 text, result jsonb)
+            side_effects integer, size_bucket smallint, summary text, preview text, sha256 text, result jsonb,
+            key_id text, sealed bytea, sealed_meta bytea)
          ON CONFLICT DO NOTHING
          RETURNING execution_id, sha256`,
         [batch],
@@ -669,10 +795,10 @@ export class PostgresResultStore extends EventTarget {
       const missing = items.filter((_, i) => !claimed.has(i));
       const existing = missing.length
         ? (
-            await c.query(`SELECT ${META_COLUMNS}, sha256 FROM ${this.#q}.toolresult_results WHERE execution_id = ANY($1) OR tool_call_id = ANY($2)`, [
-              missing.map((p) => p.entry.meta.execution_id),
-              missing.map((p) => p.entry.meta.tool_call_id),
-            ])
+            await c.query(
+              `SELECT ${META_COLUMNS}, sha256, key_id, sealed, sealed_meta FROM ${this.#q}.toolresult_results WHERE execution_id = ANY($1) OR tool_call_id = ANY($2)`,
+              [missing.map((p) => p.entry.meta.execution_id), missing.map((p) => p.entry.meta.tool_call_id)],
+            )
           ).rows
         : [];
       const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
@@ -684,13 +810,29 @@ export class PostgresResultStore extends EventTarget {
     });
     const byExecution = new Map(out.existing.map((r) => [r.execution_id as string, r]));
     const byCall = new Map(out.existing.map((r) => [r.tool_call_id as string, r]));
+    // What each row under a requested execution id holds in the clear (an
+    // encrypted one decrypted): its digest and metadata, or why it cannot be
+    // read (a repeat is told from a conflict by the result, never by ciphertext).
+    const clearRows = new Map<string, { sha: string; meta: StoredMeta } | ToolResultError>();
+    for (const p of items) {
+      const row = byExecution.get(p.entry.meta.execution_id);
+      if (!row || clearRows.has(row.execution_id as string)) continue;
+      try {
+        clearRows.set(row.execution_id as string, await this.#clearRow(row));
+      } catch (e) {
+        if (!(e instanceof ToolResultError)) throw e;
+        clearRows.set(row.execution_id as string, e);
+      }
+    }
     const results: PutManyReport['results'] = items.map((p, i) => {
       const meta = p.entry.meta;
       if (out.claimed.has(i)) return { ok: true, value: { stored: true, meta, evicted: [] } };
       const same = byExecution.get(meta.execution_id);
       if (same) {
-        if (same.sha256 === p.sha256 && (same.dialog_id ?? undefined) === meta.dialog_id) {
-          return { ok: true, value: { stored: false, meta: metaFromRow(same), evicted: [] } };
+        const clear = clearRows.get(meta.execution_id) as { sha: string; meta: StoredMeta } | ToolResultError;
+        if (clear instanceof ToolResultError) return { ok: false, error: clear };
+        if (clear.sha === p.plainSha && (same.dialog_id ?? undefined) === meta.dialog_id) {
+          return { ok: true, value: { stored: false, meta: clear.meta, evicted: [] } };
         }
         return {
           ok: false,
@@ -718,6 +860,10 @@ export class PostgresResultStore extends EventTarget {
       if (r.ok && r.value.stored) this.#emitStored(r.value.meta, items[i].result.validation_issues ?? undefined, false);
     }
     for (const e of evicted) this.#emit('evicted', e);
+    if (this.#audit) {
+      const stored = results.flatMap((r, i) => (r.ok && r.value.stored ? [storedRecord(r.value.meta, items[i].sha256)] : []));
+      await this.#appendAudit([...stored, ...evicted.map(evictedRecord)], stored.length ? 'the results are stored' : 'retention evicted results');
+    }
     return { results, evicted };
   }
 
@@ -784,42 +930,95 @@ export class PostgresResultStore extends EventTarget {
     });
     const evicted = rows.map(evictionFromRow);
     for (const e of evicted) this.#emit('evicted', e);
+    await this.#appendAudit(evicted.map(evictedRecord), 'retention evicted results');
     return evicted;
   }
 
   // -- reading --------------------------------------------------------------
 
-  /** Validates a row read back; a row that fails is reported (`corrupt_row`) and never returned. */
-  #checked(row: Record<string, unknown>): Outcome<ToolResult> {
-    const verdict = validateToolResult(row.result as string);
+  /**
+   * Decrypts an encrypted row's `column` (`sealed`: the result's canonical
+   * JSON; `sealed_meta`: its summary and preview as JSON): throws
+   * `encryption_required`, `key_unavailable` or `decryption_failed`.
+   */
+  async #open(row: Record<string, unknown>, column: 'sealed' | 'sealed_meta'): Promise<string> {
+    const executionId = row.execution_id as string;
+    const keyId = row.key_id as string;
+    const what = `the row of execution ${executionId}`;
+    if (!this.#keyring) throw encryptionRequired(what, keyId);
+    const context = column === 'sealed' ? resultContext(executionId) : metaContext(executionId);
+    return utf8.decode(await this.#keyring.open(fromSealedBytes(keyId, row[column] as Uint8Array), context, what));
+  }
+
+  /** A row's metadata; an encrypted row's summary and preview decrypted (it throws as `#open`). */
+  async #meta(row: Record<string, unknown>): Promise<StoredMeta> {
+    const meta = metaFromRow(row);
+    if (!isSealedRow(row)) return meta;
+    const clear = JSON.parse(await this.#open(row, 'sealed_meta')) as { summary: string; preview: string };
+    meta.summary = clear.summary;
+    meta.preview = clear.preview;
+    return meta;
+  }
+
+  /** A row's digest of its canonical result and its metadata, in the clear (it throws as `#open`). */
+  async #clearRow(row: Record<string, unknown>): Promise<{ sha: string; meta: StoredMeta }> {
+    const sha = isSealedRow(row) ? sha256(await this.#open(row, 'sealed')) : (row.sha256 as string);
+    return { sha, meta: await this.#meta(row) };
+  }
+
+  /**
+   * A row read back: decrypted when encrypted, validated. A row that cannot
+   * be decrypted is reported (`unreadable`), a row that fails validation
+   * too (`corrupt_row`); neither is ever returned as a result.
+   */
+  async #checked(row: Record<string, unknown>): Promise<{ ok: true; value: ToolResult } | { ok: false; skipped: SkippedRecord; error: ToolResultError }> {
+    const executionId = row.execution_id as string;
+    let text = row.result as string;
+    if (isSealedRow(row)) {
+      try {
+        text = await this.#open(row, 'sealed');
+      } catch (e) {
+        const code = skippedCode(e);
+        if (!code) throw e;
+        const skipped: SkippedRecord = { execution_id: executionId, key_id: row.key_id as string, code };
+        this.#emit('unreadable', skipped);
+        return { ok: false, skipped, error: e as ToolResultError };
+      }
+    }
+    const verdict = validateToolResult(text);
     let issues: Issue[];
     if (!verdict.ok) {
       issues = verdict.issues;
-    } else if (sha256(canonicalJson(verdict.value)) !== row.sha256) {
+    } else if (!isSealedRow(row) && sha256(canonicalJson(verdict.value)) !== row.sha256) {
+      // An encrypted row needs no digest: AES-GCM authenticated it.
       issues = [{ path: '', code: 'checksum_mismatch', message: 'the stored result no longer matches the sha256 it was stored with' }];
     } else {
       return { ok: true, value: verdict.value };
     }
-    this.#emit('corrupt_row', { execution_id: row.execution_id as string, issues });
-    return { ok: false, issues };
+    this.#emit('corrupt_row', { execution_id: executionId, issues });
+    return {
+      ok: false,
+      skipped: { execution_id: executionId, code: 'corrupt_row' },
+      error: new ToolResultError('corrupt_row', `the row of execution ${executionId} is not a valid stored result; it is not returned`, issues),
+    };
   }
 
   async #one(where: string, id: string): Promise<ToolResult | undefined> {
-    const { rows } = await this.#query(`SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where} = $1`, [
-      String(id),
-    ]);
+    const { rows } = await this.#query(
+      `SELECT execution_id, sha256, result::text AS result, key_id, sealed FROM ${this.#q}.toolresult_results WHERE ${where} = $1`,
+      [String(id)],
+    );
     if (!rows[0]) return undefined;
-    const checked = this.#checked(rows[0]);
-    if (!checked.ok)
-      throw new ToolResultError(
-        'corrupt_row',
-        `the row of execution ${rows[0].execution_id as string} is not a valid stored result; it is not returned`,
-        checked.issues,
-      );
+    const checked = await this.#checked(rows[0]);
+    if (!checked.ok) throw checked.error;
     return checked.value;
   }
 
-  /** A result by execution id; `corrupt_row` if its row no longer validates. */
+  /**
+   * A result by execution id; `corrupt_row` if its row no longer validates;
+   * for an encrypted row, `key_unavailable`, `decryption_failed` or
+   * `encryption_required` when it cannot be decrypted.
+   */
   get(executionId: string): Promise<ToolResult | undefined> {
     return this.#one('execution_id', executionId);
   }
@@ -828,18 +1027,21 @@ export class PostgresResultStore extends EventTarget {
     return this.#one('tool_call_id', toolCallId);
   }
 
-  /** Metadata of a stored result (no output). */
+  /** Metadata of a stored result (no output); an encrypted row's that cannot be decrypted throws as `get`. */
   async meta(executionId: string): Promise<StoredMeta | undefined> {
-    const { rows } = await this.#query(`SELECT ${META_COLUMNS} FROM ${this.#q}.toolresult_results WHERE execution_id = $1`, [String(executionId)]);
-    return rows[0] ? metaFromRow(rows[0]) : undefined;
+    const { rows } = await this.#query(`SELECT ${META_COLUMNS}, key_id, sealed_meta FROM ${this.#q}.toolresult_results WHERE execution_id = $1`, [
+      String(executionId),
+    ]);
+    return rows[0] ? this.#meta(rows[0]) : undefined;
   }
 
   /**
    * A tool's results, newest first by started_at (then by storing order):
-   * `limit` (100), `status`, `since`, `until`. Corrupt rows are skipped and
-   * reported as `corrupt_row` events.
+   * `limit` (100), `status`, `since`, `until`. Rows that cannot be read are
+   * left out and listed in `skipped` (and reported as `corrupt_row` or
+   * `unreadable` events).
    */
-  async history(toolName: string, query: HistoryQuery = {}): Promise<ToolResult[]> {
+  async history(toolName: string, query: HistoryQuery = {}): Promise<Listing<ToolResult>> {
     const b = unwrapOutcome<HistoryBounds>(
       call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
       'invalid_options',
@@ -851,22 +1053,106 @@ export class PostgresResultStore extends EventTarget {
     if (b.since_ms !== undefined && b.since_ms !== null) where.push(`started_ms >= $${params.push(b.since_ms)}`);
     if (b.until_ms !== undefined && b.until_ms !== null) where.push(`started_ms < $${params.push(b.until_ms)}`);
     const { rows } = await this.#query(
-      `SELECT execution_id, sha256, result::text AS result FROM ${this.#q}.toolresult_results WHERE ${where.join(' AND ')}
+      `SELECT execution_id, sha256, result::text AS result, key_id, sealed FROM ${this.#q}.toolresult_results WHERE ${where.join(' AND ')}
        ORDER BY started_ms DESC, seq DESC LIMIT ${b.limit}`,
       params,
     );
     const out: ToolResult[] = [];
+    const skipped: SkippedRecord[] = [];
     for (const row of rows) {
-      const checked = this.#checked(row);
+      const checked = await this.#checked(row);
       if (checked.ok) out.push(checked.value);
+      else skipped.push(checked.skipped);
     }
-    return out;
+    return listing(out, skipped);
   }
 
-  /** Metadata of a dialog's results, in the order they were stored. */
-  async listDialog(dialogId: string): Promise<StoredMeta[]> {
-    const { rows } = await this.#query(`SELECT ${META_COLUMNS} FROM ${this.#q}.toolresult_results WHERE dialog_id = $1 ORDER BY seq`, [String(dialogId)]);
-    return rows.map(metaFromRow);
+  /**
+   * Metadata of a dialog's results, in the order they were stored. Encrypted
+   * rows that cannot be decrypted are left out and listed in `skipped` (and
+   * reported as `unreadable` events).
+   */
+  async listDialog(dialogId: string): Promise<Listing<StoredMeta>> {
+    const { rows } = await this.#query(`SELECT ${META_COLUMNS}, key_id, sealed_meta FROM ${this.#q}.toolresult_results WHERE dialog_id = $1 ORDER BY seq`, [
+      String(dialogId),
+    ]);
+    const out: StoredMeta[] = [];
+    const skipped: SkippedRecord[] = [];
+    for (const row of rows) {
+      try {
+        out.push(await this.#meta(row));
+      } catch (e) {
+        const code = skippedCode(e);
+        if (!code) throw e;
+        const record: SkippedRecord = { execution_id: row.execution_id as string, key_id: row.key_id as string, code };
+        this.#emit('unreadable', record);
+        skipped.push(record);
+      }
+    }
+    return listing(out, skipped);
+  }
+
+  /**
+   * Re-encrypts every row not under the current key (older keys' and clear
+   * ones) under it, in batches, each row in one UPDATE: a crash midway leaves
+   * every row readable with the keys given, and running it again finishes.
+   * Safe beside writers and other nodes (a row changed meanwhile is left to
+   * them). Resolves with how many rows it re-encrypted; `onRewrapped` is told
+   * of each once committed. Rows that cannot be read keep their keys: they
+   * are named in a `key_unavailable` or `decryption_failed` error after the
+   * rest are done.
+   */
+  async rewrap(options: { onRewrapped?: (record: { execution_id: string; from: string | null }) => void } = {}): Promise<number> {
+    const keyring = this.#keyring;
+    if (!keyring) throw new ToolResultError('invalid_options', 'rewrap() needs a store opened with the `encryption` option');
+    let done = 0;
+    let after = 0;
+    const left: SkippedRecord[] = [];
+    for (;;) {
+      const { rows } = await this.#query(
+        `SELECT seq, ${META_COLUMNS}, sha256, result::text AS result, key_id, sealed, sealed_meta FROM ${this.#q}.toolresult_results
+         WHERE seq > $1 AND key_id IS DISTINCT FROM $2 ORDER BY seq LIMIT 64`,
+        [after, keyring.current],
+      );
+      if (!rows.length) break;
+      for (const row of rows) {
+        after = Number(row.seq);
+        const executionId = row.execution_id as string;
+        let canonical: string;
+        let meta: StoredMeta;
+        if (isSealedRow(row)) {
+          try {
+            canonical = await this.#open(row, 'sealed');
+            meta = await this.#meta(row);
+          } catch (e) {
+            const code = skippedCode(e);
+            if (!code) throw e;
+            left.push({ execution_id: executionId, key_id: row.key_id as string, code });
+            continue;
+          }
+        } else {
+          const checked = await this.#checked(row);
+          if (!checked.ok) {
+            left.push(checked.skipped);
+            continue;
+          }
+          canonical = canonicalJson(checked.value);
+          meta = metaFromRow(row);
+        }
+        const sealed = sealedBytes(await keyring.seal(canonical, resultContext(executionId)));
+        const sealedMeta = sealedBytes(await keyring.seal(JSON.stringify({ summary: meta.summary, preview: meta.preview }), metaContext(executionId)));
+        const { rowCount } = await this.#query(
+          `UPDATE ${this.#q}.toolresult_results SET key_id = $1, sealed = $2, sealed_meta = $3, sha256 = $4, result = NULL, summary = NULL, preview = NULL
+           WHERE seq = $5 AND key_id IS NOT DISTINCT FROM $6`,
+          [keyring.current, Buffer.from(sealed), Buffer.from(sealedMeta), sha256(sealed), row.seq, row.key_id],
+        );
+        if (!rowCount) continue;
+        done++;
+        options.onRewrapped?.({ execution_id: executionId, from: (row.key_id as string | null) ?? null });
+      }
+    }
+    if (left.length) throw rewrapIncomplete(done, left);
+    return done;
   }
 
   /** Results held now. */
