@@ -1,6 +1,6 @@
 // toolresult/redis Pub/Sub against a real redis-server (started for this file)
 // through node-redis: what arrives is normalized (AgentResult, legacy
-// TaskResult, seed 004's AgentMessage; as text or as bytes), anything invalid
+// TaskResult, the legacy AgentMessage; as text or as bytes), anything invalid
 // goes to onInvalid with its issues and the raw message, a throwing handler
 // does not end the subscription, and publishAgentResult refuses an invalid
 // result before anything reaches the channel.
@@ -216,7 +216,7 @@ test('publishAgentResult: an invalid result is refused with ToolResultError and 
   assert.equal(report.trace_id, undefined);
 });
 
-test('publishAgentResult { wrap }: seed 004’s AgentMessage with trace_id, which subscribers unwrap', async () => {
+test('publishAgentResult { wrap }: the legacy AgentMessage with trace_id, which subscribers unwrap', async () => {
   const channel = 'orchestrator:wrapped';
   const raw = await rawListener(channel);
   const handled = [];
