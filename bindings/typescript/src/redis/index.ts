@@ -675,26 +675,7 @@ export class AgentResultStream extends EventTarget {
   async consume(handler: StreamHandler, options: ConsumeOptions): Promise<StreamConsumer> {
     if (this.closed) throw new ToolResultError('store_closed', 'the stream is closed');
     if (typeof handler !== 'function') throw new ToolResultError('invalid_options', 'consume needs a handler function');
-    if (!options || typeof options.group !== 'string' || !options.group || typeof options.consumer !== 'string' || !options.consumer) {
-      throw new ToolResultError('invalid_options', 'consume needs a group and a consumer name');
-    }
-    const idleMs = options.idleMs ?? 30_000;
-    const maxDeliveries = options.maxDeliveries ?? 5;
-    const once = options.once ?? true;
-    const ttl = options.processedTtlSeconds ?? 7 * 24 * 3600;
-    const prefix = options.processedPrefix ?? `${this.stream}:processed:${options.group}:`;
-    const count = options.count ?? 16;
-    const blockMs = options.blockMs ?? 1000;
-    const claimEvery = options.claimIntervalMs ?? Math.min(idleMs, 1000);
-    for (const [name, v] of Object.entries({ idleMs, maxDeliveries, processedTtlSeconds: ttl, count, blockMs, claimIntervalMs: claimEvery })) {
-      if (!(Number.isSafeInteger(v) && v > 0)) throw new ToolResultError('invalid_options', `${name} must be a positive integer`);
-    }
-    const { group, consumer } = options;
-    const stream = this.stream;
-    const dead = this.deadLetterStream;
-    const retriesKey = `${stream}:retries:${group}`;
-    const mine = leasePrefix(consumer);
-
+    const settings = consumerSettings(this.stream, options);
     let conn: RedisConnection;
     const owned = !options.connection;
     if (options.connection) conn = options.connection;
@@ -706,279 +687,36 @@ export class AgentResultStream extends EventTarget {
       });
       await conn.connect();
     }
-    const cmd = (args: string[]) => conn.sendCommand(args);
-    const createGroup = () => cmd(['XGROUP', 'CREATE', stream, group, options.startId ?? '0', 'MKSTREAM']);
+    const host: ConsumerHost = {
+      stream: this.stream,
+      deadLetterStream: this.deadLetterStream,
+      client: this.client,
+      keyring: this.keyring,
+      context: this.options.context,
+      count: this.count,
+      emit: (type, detail) => this.emit(type, detail),
+    };
+    const run = new ConsumerRun(host, settings, handler, conn);
     try {
-      await createGroup();
+      await run.createGroup();
     } catch (e) {
       if (!/BUSYGROUP/.test(errorText(e))) {
         if (owned) await closeConnection(conn);
         throw e;
       }
     }
-    // This connection's id, to cut a blocked read short on close; read again after a reconnect.
-    let clientId: string | undefined;
-    const readClientId = async () => {
-      try {
-        clientId = String(await cmd(['CLIENT', 'ID']));
-      } catch {
-        clientId = undefined;
-      }
-    };
-    await readClientId();
-
-    let stopping = false;
-    const self = this;
-    const connectionError = (e: unknown) => {
-      self.count.connectionErrors += 1;
-      self.emit('connection_error', { message: errorText(e), consumer });
-    };
-
-    // Work already done is committed until it lands: a dropped connection is
-    // retried (every script is safe to run again); a reply error is not.
-    const retry = async <T>(f: () => Promise<T>): Promise<T> => {
-      for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
-        try {
-          return await f();
-        } catch (e) {
-          if (isReplyError(e)) throw e;
-          connectionError(e);
-          if (stopping && wait >= 1000) throw e;
-          await sleep(wait);
-        }
-      }
-    };
-
-    // With encryption, what a dead letter or the retries hash says about an
-    // entry (issues, a handler's error) is encrypted as well: it may quote the result.
-    const keyring = self.keyring;
-    const protect = async (text: string) => (keyring && !parseSealedJson(text) ? sealedJson(await keyring.seal(text, busContext(stream))) : text);
-    const reveal = async (text: string) => {
-      const opened = keyring ? await openMessage(text, keyring, stream).catch(() => undefined) : undefined;
-      return opened?.ok ? opened.text : text;
-    };
-
-    const deadLetter = async (entry: Entry, raw: string, reason: 'invalid' | 'max_deliveries', deliveries: number, extra: string[], marker: string) => {
-      const fields = [
-        'reason',
-        reason,
-        'source_id',
-        entry.id,
-        'stream',
-        stream,
-        'group',
-        group,
-        'consumer',
-        consumer,
-        'deliveries',
-        String(deliveries),
-        ...extra,
-        'original',
-        raw,
-      ];
-      const lease = `${mine}${entry.id}`;
-      const deadId = await retry(() => cmd(['EVAL', DEAD_LETTER, '4', stream, dead, retriesKey, marker, group, entry.id, lease, ...fields]));
-      if (deadId === null || deadId === undefined) return undefined;
-      self.count.deadLettered += 1;
-      return String(deadId);
-    };
-
-    const handle = async (entry: Entry, redelivered: boolean) => {
-      if (redelivered) {
-        self.count.redelivered += 1;
-        self.emit('redelivered', { id: entry.id, group, consumer });
-      }
-      const fieldIndex = entry.fields ? entry.fields.indexOf('result') : -1;
-      const ok = entry.fields !== null && fieldIndex >= 0 && fieldIndex % 2 === 0;
-      const raw = ok ? (entry.fields?.[fieldIndex + 1] ?? '') : entry.fields === null ? '' : JSON.stringify(entry.fields);
-      let n: ReturnType<typeof normalizeText>;
-      if (entry.fields === null) n = { ok: false, issues: [issue('missing_field', 'the entry was deleted from the stream (trimmed?) before it was handled')] };
-      else if (!ok) n = { ok: false, issues: [issue('missing_field', 'the entry has no `result` field')] };
-      else {
-        const opened = await openMessage(raw, keyring, stream).catch((e: unknown) => ({
-          ok: false as const,
-          issues: [issue('internal_error', errorText(e))],
-        }));
-        if (!opened.ok) n = { ok: false, issues: opened.issues };
-        else {
-          try {
-            n = normalizeText(opened.text, self.options.context);
-          } catch (e) {
-            n = { ok: false, issues: [issue('internal_error', errorText(e))] };
-          }
-        }
-      }
-      if (!n.ok) {
-        const issues = n.issues;
-        const deadId = await deadLetter(entry, raw, 'invalid', 1, ['issues', await protect(JSON.stringify(issues))], '');
-        if (deadId !== undefined) {
-          self.count.invalid += 1;
-          self.emit('invalid', { id: entry.id, issues, group, consumer });
-          self.emit('dead_lettered', { id: entry.id, deadId, reason: 'invalid', deliveries: 1, group, consumer });
-        }
-        return;
-      }
-      const value = n.value;
-      const marker = once ? markerKey(prefix, value) : '';
-      const lease = `${mine}${entry.id}`;
-      const ids = { id: entry.id, workflow_id: value.workflow_id, task_id: value.task_id, group, consumer };
-      const begun = (await cmd(['EVAL', BEGIN, '2', marker, retriesKey, lease, mine, String(idleMs), entry.id])) as [string, number];
-      const state = String(begun[0]);
-      const deliveries = Number(begun[1]);
-      if (state === 'done') {
-        // Processed already: acknowledged without calling the handler.
-        await retry(() => cmd(['EVAL', SKIP, '2', stream, retriesKey, group, entry.id]));
-        self.count.duplicates += 1;
-        self.emit('duplicate', { ...ids, inProgress: false });
-        return;
-      }
-      if (state === 'busy') {
-        // Another consumer handles it now: left pending, claimed again after idleMs.
-        self.emit('duplicate', { ...ids, inProgress: true });
-        return;
-      }
-      const deadAfter = async (error: string) => {
-        const deadId = await deadLetter(entry, raw, 'max_deliveries', deliveries, ['error', await protect(error)], marker);
-        if (deadId === undefined) return;
-        self.emit('dead_lettered', { id: entry.id, deadId, reason: 'max_deliveries', error: await reveal(error), deliveries, group, consumer });
-      };
-      if (deliveries > maxDeliveries) {
-        // Every earlier attempt failed or died: the last error, if one was recorded.
-        const last = await cmd(['HGET', retriesKey, `e:${entry.id}`]);
-        await deadAfter(last ? String(last) : `handed to a handler ${deliveries - 1} times without an acknowledgement (did the consumer die?)`);
-        return;
-      }
-      const commands: string[][] = [];
-      const info: StreamDeliveryInfo = {
-        changes: n.changes,
-        source: n.source,
-        channel: stream,
-        id: entry.id,
-        deliveries,
-        group,
-        consumer,
-        withAck(...more: string[][]) {
-          for (const c of more) {
-            if (!Array.isArray(c) || c.length === 0 || !c.every((w) => typeof w === 'string')) {
-              throw new ToolResultError('invalid_options', 'withAck takes commands as arrays of strings');
-            }
-            commands.push(c);
-          }
-        },
-      };
-      const started = performance.now();
-      let failure: string | undefined;
-      let thrown: unknown;
-      try {
-        await handler(value, info);
-      } catch (e) {
-        failure = errorText(e);
-        thrown = e;
-      }
-      const duration_ms = performance.now() - started;
-      if (failure === undefined) {
-        const doneValue = `done:${consumer}:${entry.id}`;
-        const words = commands.flatMap((c) => [String(c.length), ...c]);
-        try {
-          const committed = await retry(() =>
-            cmd(['EVAL', COMMIT, '3', stream, marker, retriesKey, group, entry.id, doneValue, String(ttl), String(commands.length), ...words]),
-          );
-          if (Number(committed) === -1) {
-            self.count.duplicates += 1;
-            self.emit('duplicate', { ...ids, inProgress: false });
-          } else {
-            self.count.handled += 1;
-            self.emit('handled', { ...ids, deliveries, source: n.source, duration_ms });
-          }
-          return;
-        } catch (e) {
-          if (!isReplyError(e)) throw e;
-          // A withAck command the server refused (e.g. WRONGTYPE): a failure like the handler's own.
-          failure = `commit refused: ${errorText(e)}`;
-          thrown = e;
-        }
-      }
-      self.count.handlerErrors += 1;
-      self.emit('handler_error', { id: entry.id, error: thrown, deliveries, group, consumer });
-      if (deliveries >= maxDeliveries) await deadAfter(failure);
-      // Not acknowledged: claimed again after idleMs.
-      else {
-        const kept = await protect(failure);
-        await retry(() => cmd(['EVAL', RELEASE, '2', marker, retriesKey, lease, entry.id, kept]));
-      }
-    };
-
-    const handleBatch = async (batch: Entry[], redelivered: boolean) => {
-      for (const entry of batch) {
-        // Finish the entry in hand, then stop: the rest stay pending for this name or a claim.
-        if (stopping) return;
-        await handle(entry, redelivered);
-      }
-    };
-    const firstStream = (reply: unknown) => (Array.isArray(reply) && Array.isArray(reply[0]) ? entries((reply[0] as unknown[])[1]) : []);
-
-    const loop = async () => {
-      let lastClaim = 0;
-      // Read this name's pending entries first (a restart, a dropped connection), from this id on.
-      let ownFrom: string | undefined = '0';
-      let backoff = 50;
-      while (!stopping) {
-        try {
-          if (clientId === undefined) await readClientId();
-          if (ownFrom !== undefined) {
-            const batch = firstStream(await cmd(['XREADGROUP', 'GROUP', group, consumer, 'COUNT', String(count), 'STREAMS', stream, ownFrom]));
-            // Entries left pending (failed, busy elsewhere) stay behind the cursor, for XAUTOCLAIM.
-            ownFrom = batch.length < count ? undefined : batch[batch.length - 1].id;
-            await handleBatch(batch, true);
-            continue;
-          }
-          if (Date.now() - lastClaim >= claimEvery) {
-            lastClaim = Date.now();
-            let cursor = '0-0';
-            for (let round = 0; round < 8 && !stopping; round++) {
-              const reply = (await cmd(['XAUTOCLAIM', stream, group, consumer, String(idleMs), cursor, 'COUNT', String(count)])) as unknown[];
-              await handleBatch(entries(reply?.[1]), true);
-              cursor = String(reply?.[0] ?? '0-0');
-              if (cursor === '0-0') break;
-            }
-          }
-          if (stopping) break;
-          const batch = firstStream(
-            await cmd(['XREADGROUP', 'GROUP', group, consumer, 'COUNT', String(count), 'BLOCK', String(blockMs), 'STREAMS', stream, '>']),
-          );
-          await handleBatch(batch, false);
-          backoff = 50;
-        } catch (e) {
-          if (stopping) break;
-          if (/NOGROUP/.test(errorText(e))) {
-            // The stream or group went away (a server restarted without persistence): make it again.
-            await createGroup().catch(() => {});
-          }
-          connectionError(e);
-          // What was read before the failure is pending to this name: take it back first. A new
-          // connection has a new id.
-          ownFrom = '0';
-          clientId = undefined;
-          await sleep(backoff);
-          backoff = Math.min(backoff * 2, 2000);
-        }
-      }
-    };
-
-    const finished = loop();
+    await run.readClientId();
+    const finished = run.loop();
     let closing: Promise<void> | undefined;
     const running: StreamConsumer = {
-      group,
-      consumer,
+      group: settings.group,
+      consumer: settings.consumer,
       finished,
-      close() {
+      close: () => {
         closing ??= (async () => {
-          stopping = true;
-          // Cut a blocked read short (its reply is empty: nothing is lost).
-          if (clientId !== undefined) await self.client.sendCommand(['CLIENT', 'UNBLOCK', clientId]).catch(() => {});
-          await finished.catch(() => {});
+          await run.stop(finished);
           if (owned) await closeConnection(conn);
-          self.consumers.delete(running);
+          this.consumers.delete(running);
         })();
         return closing;
       },
@@ -991,6 +729,360 @@ export class AgentResultStream extends EventTarget {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.consumers].map((c) => c.close()));
+  }
+}
+
+/** A consumer's options, checked, with their defaults. */
+interface ConsumerSettings {
+  group: string;
+  consumer: string;
+  startId: string;
+  idleMs: number;
+  maxDeliveries: number;
+  once: boolean;
+  ttl: number;
+  prefix: string;
+  count: number;
+  blockMs: number;
+  claimEvery: number;
+}
+
+function consumerSettings(stream: string, options: ConsumeOptions): ConsumerSettings {
+  if (!options || typeof options.group !== 'string' || !options.group || typeof options.consumer !== 'string' || !options.consumer) {
+    throw new ToolResultError('invalid_options', 'consume needs a group and a consumer name');
+  }
+  const idleMs = options.idleMs ?? 30_000;
+  const settings: ConsumerSettings = {
+    group: options.group,
+    consumer: options.consumer,
+    startId: options.startId ?? '0',
+    idleMs,
+    maxDeliveries: options.maxDeliveries ?? 5,
+    once: options.once ?? true,
+    ttl: options.processedTtlSeconds ?? 7 * 24 * 3600,
+    prefix: options.processedPrefix ?? `${stream}:processed:${options.group}:`,
+    count: options.count ?? 16,
+    blockMs: options.blockMs ?? 1000,
+    claimEvery: options.claimIntervalMs ?? Math.min(idleMs, 1000),
+  };
+  const { maxDeliveries, ttl: processedTtlSeconds, count, blockMs, claimEvery: claimIntervalMs } = settings;
+  for (const [name, v] of Object.entries({ idleMs, maxDeliveries, processedTtlSeconds, count, blockMs, claimIntervalMs })) {
+    if (!(Number.isSafeInteger(v) && v > 0)) throw new ToolResultError('invalid_options', `${name} must be a positive integer`);
+  }
+  return settings;
+}
+
+/** What a consumer uses of its AgentResultStream. */
+interface ConsumerHost {
+  stream: string;
+  deadLetterStream: string;
+  client: RedisCommander;
+  keyring: Keyring | undefined;
+  context: AgentResultStreamOptions['context'];
+  count: AgentResultStreamCounters;
+  emit<K extends AgentResultStreamEventType>(type: K, detail: AgentResultStreamEventMap[K]): void;
+}
+
+/** An entry's result, normalized, or the issues that make it a dead letter. */
+type EntryResult = ReturnType<typeof normalizeText>;
+
+/** One running consumer: its read loop, and the life of each entry it is handed. */
+class ConsumerRun {
+  private stopping = false;
+  /** This connection's id, to cut a blocked read short on close; read again after a reconnect. */
+  private clientId: string | undefined;
+  private readonly retriesKey: string;
+  private readonly mine: string;
+
+  constructor(
+    private readonly host: ConsumerHost,
+    private readonly settings: ConsumerSettings,
+    private readonly handler: StreamHandler,
+    private readonly conn: RedisConnection,
+  ) {
+    this.retriesKey = `${host.stream}:retries:${settings.group}`;
+    this.mine = leasePrefix(settings.consumer);
+  }
+
+  private cmd(args: string[]): Promise<unknown> {
+    return this.conn.sendCommand(args);
+  }
+
+  createGroup(): Promise<unknown> {
+    return this.cmd(['XGROUP', 'CREATE', this.host.stream, this.settings.group, this.settings.startId, 'MKSTREAM']);
+  }
+
+  async readClientId(): Promise<void> {
+    try {
+      this.clientId = String(await this.cmd(['CLIENT', 'ID']));
+    } catch {
+      this.clientId = undefined;
+    }
+  }
+
+  /** Stops after the entry in hand; a blocked read is cut short (its reply is empty: nothing is lost). */
+  async stop(finished: Promise<void>): Promise<void> {
+    this.stopping = true;
+    if (this.clientId !== undefined) await this.host.client.sendCommand(['CLIENT', 'UNBLOCK', this.clientId]).catch(() => {});
+    await finished.catch(() => {});
+  }
+
+  private connectionError(e: unknown): void {
+    this.host.count.connectionErrors += 1;
+    this.host.emit('connection_error', { message: errorText(e), consumer: this.settings.consumer });
+  }
+
+  // Work already done is committed until it lands: a dropped connection is
+  // retried (every script is safe to run again); a reply error is not.
+  private async retry<T>(f: () => Promise<T>): Promise<T> {
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+      try {
+        return await f();
+      } catch (e) {
+        if (isReplyError(e)) throw e;
+        this.connectionError(e);
+        if (this.stopping && wait >= 1000) throw e;
+        await sleep(wait);
+      }
+    }
+  }
+
+  // With encryption, what a dead letter or the retries hash says about an
+  // entry (issues, a handler's error) is encrypted as well: it may quote the result.
+  private async protect(text: string): Promise<string> {
+    const { keyring, stream } = this.host;
+    return keyring && !parseSealedJson(text) ? sealedJson(await keyring.seal(text, busContext(stream))) : text;
+  }
+
+  private async reveal(text: string): Promise<string> {
+    const { keyring, stream } = this.host;
+    const opened = keyring ? await openMessage(text, keyring, stream).catch(() => undefined) : undefined;
+    return opened?.ok ? opened.text : text;
+  }
+
+  private async deadLetter(entry: Entry, raw: string, reason: 'invalid' | 'max_deliveries', deliveries: number, extra: string[], marker: string) {
+    const { stream, deadLetterStream } = this.host;
+    const { group, consumer } = this.settings;
+    const fields = [
+      'reason',
+      reason,
+      'source_id',
+      entry.id,
+      'stream',
+      stream,
+      'group',
+      group,
+      'consumer',
+      consumer,
+      'deliveries',
+      String(deliveries),
+      ...extra,
+      'original',
+      raw,
+    ];
+    const lease = `${this.mine}${entry.id}`;
+    const deadId = await this.retry(() =>
+      this.cmd(['EVAL', DEAD_LETTER, '4', stream, deadLetterStream, this.retriesKey, marker, group, entry.id, lease, ...fields]),
+    );
+    if (deadId === null || deadId === undefined) return undefined;
+    this.host.count.deadLettered += 1;
+    return String(deadId);
+  }
+
+  /** The entry's `result` field, opened and normalized (or why not). */
+  private async read(entry: Entry): Promise<{ raw: string; n: EntryResult }> {
+    const fieldIndex = entry.fields ? entry.fields.indexOf('result') : -1;
+    const ok = entry.fields !== null && fieldIndex >= 0 && fieldIndex % 2 === 0;
+    const raw = ok ? (entry.fields?.[fieldIndex + 1] ?? '') : entry.fields === null ? '' : JSON.stringify(entry.fields);
+    if (entry.fields === null)
+      return { raw, n: { ok: false, issues: [issue('missing_field', 'the entry was deleted from the stream (trimmed?) before it was handled')] } };
+    if (!ok) return { raw, n: { ok: false, issues: [issue('missing_field', 'the entry has no `result` field')] } };
+    const opened = await openMessage(raw, this.host.keyring, this.host.stream).catch((e: unknown) => ({
+      ok: false as const,
+      issues: [issue('internal_error', errorText(e))],
+    }));
+    if (!opened.ok) return { raw, n: { ok: false, issues: opened.issues } };
+    try {
+      return { raw, n: normalizeText(opened.text, this.host.context) };
+    } catch (e) {
+      return { raw, n: { ok: false, issues: [issue('internal_error', errorText(e))] } };
+    }
+  }
+
+  private async handle(entry: Entry, redelivered: boolean): Promise<void> {
+    const { host } = this;
+    const { group, consumer, once, prefix, idleMs, maxDeliveries } = this.settings;
+    if (redelivered) {
+      host.count.redelivered += 1;
+      host.emit('redelivered', { id: entry.id, group, consumer });
+    }
+    const { raw, n } = await this.read(entry);
+    if (!n.ok) {
+      const issues = n.issues;
+      const deadId = await this.deadLetter(entry, raw, 'invalid', 1, ['issues', await this.protect(JSON.stringify(issues))], '');
+      if (deadId !== undefined) {
+        host.count.invalid += 1;
+        host.emit('invalid', { id: entry.id, issues, group, consumer });
+        host.emit('dead_lettered', { id: entry.id, deadId, reason: 'invalid', deliveries: 1, group, consumer });
+      }
+      return;
+    }
+    const value = n.value;
+    const marker = once ? markerKey(prefix, value) : '';
+    const lease = `${this.mine}${entry.id}`;
+    const ids = { id: entry.id, workflow_id: value.workflow_id, task_id: value.task_id, group, consumer };
+    const begun = (await this.cmd(['EVAL', BEGIN, '2', marker, this.retriesKey, lease, this.mine, String(idleMs), entry.id])) as [string, number];
+    const state = String(begun[0]);
+    const deliveries = Number(begun[1]);
+    if (state === 'done') {
+      // Processed already: acknowledged without calling the handler.
+      await this.retry(() => this.cmd(['EVAL', SKIP, '2', host.stream, this.retriesKey, group, entry.id]));
+      host.count.duplicates += 1;
+      host.emit('duplicate', { ...ids, inProgress: false });
+      return;
+    }
+    if (state === 'busy') {
+      // Another consumer handles it now: left pending, claimed again after idleMs.
+      host.emit('duplicate', { ...ids, inProgress: true });
+      return;
+    }
+    const deadAfter = async (error: string) => {
+      const deadId = await this.deadLetter(entry, raw, 'max_deliveries', deliveries, ['error', await this.protect(error)], marker);
+      if (deadId === undefined) return;
+      host.emit('dead_lettered', { id: entry.id, deadId, reason: 'max_deliveries', error: await this.reveal(error), deliveries, group, consumer });
+    };
+    if (deliveries > maxDeliveries) {
+      // Every earlier attempt failed or died: the last error, if one was recorded.
+      const last = await this.cmd(['HGET', this.retriesKey, `e:${entry.id}`]);
+      await deadAfter(last ? String(last) : `handed to a handler ${deliveries - 1} times without an acknowledgement (did the consumer die?)`);
+      return;
+    }
+    const outcome = await this.callHandler(entry, n, value, marker, deliveries, ids);
+    if (outcome === undefined) return;
+    host.count.handlerErrors += 1;
+    host.emit('handler_error', { id: entry.id, error: outcome.thrown, deliveries, group, consumer });
+    if (deliveries >= maxDeliveries) await deadAfter(outcome.failure);
+    // Not acknowledged: claimed again after idleMs.
+    else {
+      const kept = await this.protect(outcome.failure);
+      await this.retry(() => this.cmd(['EVAL', RELEASE, '2', marker, this.retriesKey, lease, entry.id, kept]));
+    }
+  }
+
+  /** Calls the handler and commits (acknowledges, with its `withAck` commands); returns the failure, if any. */
+  private async callHandler(
+    entry: Entry,
+    n: Extract<EntryResult, { ok: true }>,
+    value: AgentResult,
+    marker: string,
+    deliveries: number,
+    ids: { id: string; workflow_id: string; task_id: string; group: string; consumer: string },
+  ): Promise<{ failure: string; thrown: unknown } | undefined> {
+    const { host } = this;
+    const { group, consumer, ttl } = this.settings;
+    const commands: string[][] = [];
+    const info: StreamDeliveryInfo = {
+      changes: n.changes,
+      source: n.source,
+      channel: host.stream,
+      id: entry.id,
+      deliveries,
+      group,
+      consumer,
+      withAck(...more: string[][]) {
+        for (const c of more) {
+          if (!Array.isArray(c) || c.length === 0 || !c.every((w) => typeof w === 'string')) {
+            throw new ToolResultError('invalid_options', 'withAck takes commands as arrays of strings');
+          }
+          commands.push(c);
+        }
+      },
+    };
+    const started = performance.now();
+    try {
+      await this.handler(value, info);
+    } catch (e) {
+      return { failure: errorText(e), thrown: e };
+    }
+    const duration_ms = performance.now() - started;
+    const doneValue = `done:${consumer}:${entry.id}`;
+    const words = commands.flatMap((c) => [String(c.length), ...c]);
+    try {
+      const committed = await this.retry(() =>
+        this.cmd(['EVAL', COMMIT, '3', host.stream, marker, this.retriesKey, group, entry.id, doneValue, String(ttl), String(commands.length), ...words]),
+      );
+      if (Number(committed) === -1) {
+        host.count.duplicates += 1;
+        host.emit('duplicate', { ...ids, inProgress: false });
+      } else {
+        host.count.handled += 1;
+        host.emit('handled', { ...ids, deliveries, source: n.source, duration_ms });
+      }
+      return undefined;
+    } catch (e) {
+      if (!isReplyError(e)) throw e;
+      // A withAck command the server refused (e.g. WRONGTYPE): a failure like the handler's own.
+      return { failure: `commit refused: ${errorText(e)}`, thrown: e };
+    }
+  }
+
+  private async handleBatch(batch: Entry[], redelivered: boolean): Promise<void> {
+    for (const entry of batch) {
+      // Finish the entry in hand, then stop: the rest stay pending for this name or a claim.
+      if (this.stopping) return;
+      await this.handle(entry, redelivered);
+    }
+  }
+
+  async loop(): Promise<void> {
+    const { stream } = this.host;
+    const { group, consumer, count, idleMs, blockMs, claimEvery } = this.settings;
+    const firstStream = (reply: unknown) => (Array.isArray(reply) && Array.isArray(reply[0]) ? entries((reply[0] as unknown[])[1]) : []);
+    let lastClaim = 0;
+    // Read this name's pending entries first (a restart, a dropped connection), from this id on.
+    let ownFrom: string | undefined = '0';
+    let backoff = 50;
+    while (!this.stopping) {
+      try {
+        if (this.clientId === undefined) await this.readClientId();
+        if (ownFrom !== undefined) {
+          const batch = firstStream(await this.cmd(['XREADGROUP', 'GROUP', group, consumer, 'COUNT', String(count), 'STREAMS', stream, ownFrom]));
+          // Entries left pending (failed, busy elsewhere) stay behind the cursor, for XAUTOCLAIM.
+          ownFrom = batch.length < count ? undefined : batch[batch.length - 1].id;
+          await this.handleBatch(batch, true);
+          continue;
+        }
+        if (Date.now() - lastClaim >= claimEvery) {
+          lastClaim = Date.now();
+          let cursor = '0-0';
+          for (let round = 0; round < 8 && !this.stopping; round++) {
+            const reply = (await this.cmd(['XAUTOCLAIM', stream, group, consumer, String(idleMs), cursor, 'COUNT', String(count)])) as unknown[];
+            await this.handleBatch(entries(reply?.[1]), true);
+            cursor = String(reply?.[0] ?? '0-0');
+            if (cursor === '0-0') break;
+          }
+        }
+        if (this.stopping) break;
+        const batch = firstStream(
+          await this.cmd(['XREADGROUP', 'GROUP', group, consumer, 'COUNT', String(count), 'BLOCK', String(blockMs), 'STREAMS', stream, '>']),
+        );
+        await this.handleBatch(batch, false);
+        backoff = 50;
+      } catch (e) {
+        if (this.stopping) break;
+        if (/NOGROUP/.test(errorText(e))) {
+          // The stream or group went away (a server restarted without persistence): make it again.
+          await this.createGroup().catch(() => {});
+        }
+        this.connectionError(e);
+        // What was read before the failure is pending to this name: take it back first. A new
+        // connection has a new id.
+        ownFrom = '0';
+        this.clientId = undefined;
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 2000);
+      }
+    }
   }
 }
 
