@@ -141,7 +141,7 @@ function rustCrates() {
 
 /** The core's layers, lowest first: the crate doc's "Layers" list (`//! 1. [`limits`]: …`). */
 export function declaredLayers(libText) {
-  return [...libText.matchAll(/^\/\/! +\d+\. \[`(\w+)`\]/gm)].map((m) => m[1]);
+  return [...libText.matchAll(/^\/\/! +\d+\. \[?`(\w+)`\]?/gm)].map((m) => m[1]);
 }
 
 /**
@@ -222,7 +222,7 @@ export function checkTree() {
     }
     if (name === 'toolresult') {
       const layers = declaredLayers(files.get(''));
-      const declared = [...files.get('').matchAll(/^pub mod (\w+);/gm)].map((m) => m[1]).sort();
+      const declared = [...files.get('').matchAll(/^(?:pub(?:\(crate\))? )?mod (\w+);/gm)].map((m) => m[1]).sort();
       if (layers.slice().sort().join() !== declared.join()) {
         problems.push(`Rust ${name}: the crate doc's "Layers" list (${layers.join(', ')}) does not name every top-level module (${declared.join(', ')})`);
       }

@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         random: [first; 16],
     };
     let failure = first & 1 == 1;
-    if let Ok(built) = toolresult::builder::build_value(spec, stamp, failure) {
+    if let Ok(built) = toolresult::build_value(spec, stamp, failure) {
         let text = serde_json::to_string(&built).unwrap();
         let issues = validate_tool_result(&text, &ValidationOptions::default());
         assert!(

@@ -6,8 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::interop::migrate::{self, MigrationContext};
-use toolresult::interop::{self, CallContext, McpRevision};
+use toolresult::interop::{self, CallContext, McpRevision, MigrationContext};
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
@@ -35,13 +34,13 @@ fuzz_target!(|data: &[u8]| {
         timestamp: None,
         now: Some("2026-11-22T10:00:00Z".into()),
     };
-    if let Ok(n) = migrate::normalize_agent_result(&input, &mctx) {
+    if let Ok(n) = interop::normalize_agent_result(&input, &mctx) {
         let text = n.value.to_string();
         assert!(
             validate_agent_result(&text, &opts).is_empty(),
             "normalize gave an invalid AgentResult: {text}"
         );
-        let again = migrate::normalize_agent_result(&n.value, &mctx)
+        let again = interop::normalize_agent_result(&n.value, &mctx)
             .expect("normalizing an AgentResult works");
         assert_eq!(again.value, n.value, "normalize is idempotent");
     }

@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use toolresult::bound::cap_lines_keep;
-use toolresult::bound::model::{bound_for_model, json_size, Keep, Room, Size};
+use toolresult::bound::{bound_for_model, json_size, Keep, Room, Size};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&seed, rest)) = data.split_first() else {

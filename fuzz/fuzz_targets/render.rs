@@ -4,8 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use toolresult::bound::preview_result;
 use toolresult::render::{render_text, RenderOptions};
-use toolresult::{parse_tool_result, preview_result, ValidationOptions};
+use toolresult::{parse_tool_result, ValidationOptions};
 
 fn inert(text: &str) {
     let mut rest = text;

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolresult::json::tape::{parse_tape, Tape};
 use toolresult::json::{parse_str_exact, ParseLimits};
+use toolresult::json::{parse_tape, Tape};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -7,16 +7,16 @@ use std::path::PathBuf;
 use schemars::generate::SchemaSettings;
 use schemars::Schema;
 use serde_json::Value;
-use toolresult::interop::migrate::{Change, SourceShape};
-use toolresult::json::locate::SourceLocation;
-use toolresult::storage::store::{
-    Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
-    StoredMeta,
-};
+use toolresult::interop::{Change, SourceShape};
+use toolresult::json::SourceLocation;
 use toolresult::ToolResultReference;
 use toolresult::{
     AgentResult, Issue, IssueCode, IssueLevel, SchemaIssue, StatusInfo, ToolDefinition, ToolResult,
     ValidationOptions,
+};
+use toolresult::{
+    Eviction, HistoryBounds, HistoryQuery, PutReport, RetentionPolicy, StoreEntry, StoreMetrics,
+    StoredMeta,
 };
 use toolresult_schema::{RegistryStats, SchemaOptions, ValidationReport};
 use toolresult_screen::document::{

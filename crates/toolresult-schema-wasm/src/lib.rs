@@ -11,7 +11,7 @@ mod schema;
 pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
 
 use toolresult::json;
-use toolresult::json::tape::{self, Tape};
+use toolresult::json::Tape;
 use toolresult::{Issues, ValidationOptions};
 
 /// Values and schemas arrive as JSON text written from JS values: parsed as
@@ -27,7 +27,7 @@ pub(crate) fn parse(text: &str) -> Result<serde_json::Value, Issues> {
 pub(crate) fn parse_tape_bytes(bytes: &[u8]) -> Result<Tape, Issues> {
     let limits = ValidationOptions::default().parse_limits();
     json::utf8_text(bytes, limits)
-        .and_then(|text| tape::parse_tape(text, limits))
+        .and_then(|text| json::parse_tape(text, limits))
         .map_err(Issues::from)
 }
 

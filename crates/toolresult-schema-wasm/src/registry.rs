@@ -1,4 +1,4 @@
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 use toolresult::{EnvelopeKind, Issues, ValidationOptions, Validator};
 use toolresult_schema::{SchemaOptions, ToolRegistry};
 use toolresult_wasm_io::reply::{outcome, to_json};

@@ -3,7 +3,7 @@ use toolresult_schema::{compile, CompiledSchema, SchemaOptions};
 use toolresult_wasm_io::reply::{outcome, to_json};
 use wasm_bindgen::prelude::*;
 
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
 use toolresult_wasm_io::with_input;
 
 use crate::{parse, parse_tape_bytes};

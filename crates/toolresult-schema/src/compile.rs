@@ -8,11 +8,11 @@ use std::sync::Arc;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{PatternOptions, Retrieve, Uri, ValidationError, Validator};
 use serde_json::Value;
-use toolresult::issue::{quote_json, quote_text};
 use toolresult::limits::MESSAGE_QUOTE_CHARS;
+use toolresult::{quote_json, quote_text};
 use toolresult::{Issue, IssueCode, Issues, SchemaIssue};
 
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
 
 use std::sync::OnceLock;
 
@@ -215,7 +215,7 @@ impl CompiledSchema {
     }
 
     /// [`CompiledSchema::is_valid`] for a value parsed onto a tape
-    /// (`toolresult::json::tape::parse_tape`): the fast path for JSON text.
+    /// (`toolresult::json::parse_tape`): the fast path for JSON text.
     pub fn is_valid_tape(&self, value: &Tape) -> bool {
         self.validator.is_valid(TapeNode::root(value))
     }

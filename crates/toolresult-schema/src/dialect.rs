@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use toolresult::issue::quote_text;
+use toolresult::quote_text;
 use toolresult::{Issue, IssueCode};
 
 /// The JSON Schema dialects this crate implements.

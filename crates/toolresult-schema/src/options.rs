@@ -51,8 +51,7 @@ impl Default for SchemaOptions {
 impl SchemaOptions {
     /// Reads options from JSON text (`""` gives the defaults).
     pub fn from_json(text: &str) -> Result<SchemaOptions, Issues> {
-        let options: SchemaOptions =
-            toolresult::validate::options::from_json(text, "schema options")?;
+        let options: SchemaOptions = toolresult::options_from_json(text, "schema options")?;
         if !(1..=10_000).contains(&options.max_issues) {
             return Err(Issues::from(Issue::new(
                 "/maxIssues",

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use jsonschema::Validator;
 use serde_json::{json, Map, Number, Value};
-use toolresult::json::tape::{Tape, TapeEntry};
+use toolresult::json::{Tape, TapeEntry};
 
 use crate::dialect::Dialect;
 use crate::tape::{TapeJson, TapeNode};

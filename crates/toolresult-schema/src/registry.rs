@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use toolresult::issue::{brief_text, quote_text};
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
+use toolresult::{brief_text, quote_text};
 
 use serde::Serialize;
 use serde_json::Value;

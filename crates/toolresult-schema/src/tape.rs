@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use jsonschema::json::{cmp, unique, Array, Json, Node, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::{Number, Value};
-use toolresult::json::tape::{Tape, TapeEntry};
+use toolresult::json::{Tape, TapeEntry};
 
 /// jsonschema's name for the tape representation.
 pub struct TapeJson;

@@ -2,8 +2,8 @@
 //! with its length, however large the value (docs/spec.md §15).
 
 use serde_json::{json, Value};
-use toolresult::issue::quote_json;
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
+use toolresult::quote_json;
 use toolresult::{ToolResult, ToolStatus};
 use toolresult_schema::{compile, Dialect, SchemaIssue, SchemaOptions, ToolRegistry};
 

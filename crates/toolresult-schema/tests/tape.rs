@@ -8,7 +8,7 @@ mod common;
 
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
 use toolresult_schema::tape::{TapeJson, TapeNode};
 
 #[test]

@@ -4,10 +4,10 @@
 
 use std::cell::RefCell;
 
-use toolresult::issue::brief_text;
+use toolresult::brief_text;
 use toolresult::json::ParseLimits;
 use toolresult::limits::DEFAULT_MAX_DEPTH;
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 use toolresult::{Issue, IssueCode, Issues};
 use toolresult_screen::document::{self, DocumentProvenance, ProvidedFile};
 use toolresult_screen::{ScreenOptions, Screener};

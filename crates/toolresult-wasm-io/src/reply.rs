@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use toolresult::issue::{Issue, IssueCode, Issues};
+use toolresult::{Issue, IssueCode, Issues};
 
 /// Serializes a reply; a failure becomes an `internal_error` outcome rather
 /// than a panic.

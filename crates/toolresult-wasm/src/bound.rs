@@ -2,7 +2,7 @@
 //! through the input buffer (see `input.rs`); results go out as JSON text.
 
 use toolresult::bound;
-use toolresult::bound::model::{bound_for_model, Keep, Room};
+use toolresult::bound::{bound_for_model, Keep, Room};
 use toolresult::json::ParseLimits;
 use toolresult::limits::DEFAULT_MAX_DEPTH;
 use wasm_bindgen::prelude::*;

@@ -15,7 +15,7 @@ pub fn create_tool_result(failure: bool, spec_json: &str, now_unix_ms: f64) -> S
 fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json::Value, Issues> {
     let limits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
     let spec = parse_str(spec_json, limits)?;
-    toolresult::builder::build_value(spec, stamp(now_unix_ms)?, failure)
+    toolresult::build_value(spec, stamp(now_unix_ms)?, failure)
 }
 
 /// The caller's clock and 16 random bytes for an execution id.

@@ -1,12 +1,11 @@
-use toolresult::interop::migrate::{self, MigrationContext};
-use toolresult::interop::{self, AiSdk, CallContext, McpRevision, VercelShape};
-use toolresult::issue::quote_text;
+use toolresult::interop::{self, AiSdk, CallContext, McpRevision, MigrationContext, VercelShape};
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
+use toolresult::quote_text;
 use toolresult::{EnvelopeKind, Issue, IssueCode, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 use toolresult_wasm_io::reply::outcome;
 
 use crate::build::stamp;
@@ -20,7 +19,7 @@ pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) 
         let input = parse_str(input_json, LIMITS)?;
         let ctx: MigrationContext = options_from_json(context_json, "context")?;
         match mode {
-            "task-result" => migrate::migrate_task_result(&input, &ctx),
+            "task-result" => interop::migrate_task_result(&input, &ctx),
             "agent-message" if input.get("type").and_then(|t| t.as_str()) != Some("result") => {
                 Err(Issues::from(Issue::new(
                     "/type",
@@ -28,7 +27,7 @@ pub fn normalize_agent_result(input_json: &str, context_json: &str, mode: &str) 
                     "an AgentMessage has type \"result\" and a payload",
                 )))
             }
-            _ => migrate::normalize_agent_result(&input, &ctx),
+            _ => interop::normalize_agent_result(&input, &ctx),
         }
     })())
 }

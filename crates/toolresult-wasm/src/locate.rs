@@ -8,5 +8,5 @@ use crate::outcome;
 /// ill-formed pointer.
 #[wasm_bindgen]
 pub fn locate(text: &str, pointer: &str) -> String {
-    outcome(toolresult::json::locate::locate(text, pointer).map_err(toolresult::Issues::from))
+    outcome(toolresult::json::locate(text, pointer).map_err(toolresult::Issues::from))
 }

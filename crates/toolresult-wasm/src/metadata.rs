@@ -1,6 +1,6 @@
 //! Helpers that produce typed per-tool data.
 
-use toolresult::render::diff::diff_hunks;
+use toolresult::render::diff_hunks;
 use wasm_bindgen::prelude::*;
 
 use toolresult_wasm_io::reply::to_json;

@@ -30,6 +30,6 @@ pub fn reference_for(
 pub fn preview_result(result_json: &str, max_chars: usize) -> String {
     outcome(
         parse_tool_result(result_json, &ValidationOptions::default())
-            .map(|r| toolresult::preview_result(&r, max_chars)),
+            .map(|r| toolresult::bound::preview_result(&r, max_chars)),
     )
 }

@@ -1,11 +1,12 @@
 //! Text rendering of a typed ToolResult (the store, references and
 //! conversions in this module read the same typed form).
 
+use toolresult::render::detect_language;
 use toolresult::render::{render_text, RenderOptions};
-use toolresult::{detect_language, parse_tool_result, ValidationOptions};
+use toolresult::{parse_tool_result, ValidationOptions};
 use wasm_bindgen::prelude::*;
 
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 use toolresult_wasm_io::reply::outcome;
 
 /// A ToolResult (JSON text) rendered as text; `options_json` is `""` for

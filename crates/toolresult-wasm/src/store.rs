@@ -1,8 +1,8 @@
-use toolresult::storage::store::{HistoryQuery, ResultStore, RetentionPolicy, StoreEntry};
 use toolresult::{parse_tool_result, Issues, ValidationOptions};
+use toolresult::{HistoryQuery, ResultStore, RetentionPolicy, StoreEntry};
 use wasm_bindgen::prelude::*;
 
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 use toolresult_wasm_io::reply::{outcome, to_json};
 
 fn some(s: &str) -> Option<&str> {
@@ -161,5 +161,5 @@ pub fn retention_policy(policy_json: &str) -> String {
 /// for stores that count in SQL.
 #[wasm_bindgen]
 pub fn empty_store_metrics() -> String {
-    to_json(&toolresult::storage::store::StoreMetrics::default())
+    to_json(&toolresult::StoreMetrics::default())
 }

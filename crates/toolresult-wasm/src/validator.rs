@@ -2,7 +2,7 @@ use toolresult::{EnvelopeKind, Issues, ValidationOptions, Validator};
 use wasm_bindgen::prelude::*;
 
 use crate::to_json;
-use toolresult::validate::options::from_json as options_from_json;
+use toolresult::options_from_json;
 
 fn kind(code: u8) -> EnvelopeKind {
     if code == 1 {

@@ -303,7 +303,7 @@ pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
 /// text is written out once but never held.
 ///
 /// ```
-/// use toolresult::issue::quote_json;
+/// use toolresult::quote_json;
 /// use serde_json::json;
 ///
 /// assert_eq!(quote_json(&json!({"a": [1, "b"]})), r#"{"a":[1,"b"]}"#);
@@ -332,7 +332,7 @@ pub fn quote_json(value: &serde_json::Value) -> String {
 /// [`quote_json`].
 ///
 /// ```
-/// use toolresult::issue::quote_text;
+/// use toolresult::quote_text;
 ///
 /// assert_eq!(quote_text("FILE_NOT_FOUND", '`'), "`FILE_NOT_FOUND`");
 /// let big = quote_text(&"k".repeat(300), '\'');
@@ -361,7 +361,7 @@ pub fn quote_text(text: &str, mark: char) -> String {
 /// what was expected (and where); the start and the last tokens of a path.
 ///
 /// ```
-/// use toolresult::issue::brief_text;
+/// use toolresult::brief_text;
 ///
 /// assert_eq!(brief_text("/a/b"), "/a/b");
 /// let path = format!("/{}/x", "k".repeat(3_000_000));

@@ -29,16 +29,16 @@
 //! otherwise, and on any import cycle):
 //!
 //! 1. [`limits`]: the documented input limits.
-//! 2. [`issue`]: issues (code, JSON Pointer path, message) and their codes.
+//! 2. `issue` (private; its items are at the root): issues (code, JSON Pointer path, message) and their codes.
 //! 3. [`json`]: strict JSON text (duplicate keys, 2^53, lone surrogates, depth
 //!    and size limits), the tape, locating a pointer in text. Knows nothing of
 //!    envelopes.
-//! 4. [`wire`]: the serde types of the wire format.
-//! 5. [`validate`]: options, formats, shape tables, meaning checks, and the
+//! 4. `wire` (private; its items are at the root): the serde types of the wire format.
+//! 5. `validate` (private; its items are at the root): options, formats, shape tables, meaning checks, and the
 //!    two walks (over text and over a value).
-//! 6. [`builder`]: building results.
+//! 6. `builder` (private; its items are at the root): building results.
 //! 7. [`bound`]: truncation of text and JSON, line caps, previews, sha256.
-//! 8. [`storage`]: the in-memory store, references, summaries.
+//! 8. `storage` (private; its items are at the root): the in-memory store, references, summaries.
 //! 9. [`render`]: text renderers, language detection, diffs.
 //! 10. [`interop`]: migration and conversions, one file per foreign shape.
 //!
@@ -56,42 +56,24 @@ extern crate alloc;
 extern crate std;
 
 // The layer order is the crate doc's "Layers" list, not this (rustfmt sorts it).
+// Each public item has one path: the root, or its topic module (`bound`,
+// `interop`, `json`, `limits`, `render`); the files inside are private.
 pub mod bound;
-pub mod builder;
+pub(crate) mod builder;
 pub mod interop;
-pub mod issue;
+pub(crate) mod issue;
 pub mod json;
 pub mod limits;
 pub mod render;
-pub mod storage;
-pub mod validate;
-pub mod wire;
+pub(crate) mod storage;
+pub(crate) mod validate;
+pub(crate) mod wire;
 
-pub use bound::preview::{preview_result, result_text};
-pub use builder::{create_failure, create_success, Stamp};
-pub use issue::{Issue, IssueCode, IssueLevel, Issues};
-pub use render::language::detect_language;
-pub use storage::reference::{to_reference, ToolResultReference};
-pub use storage::store::{HistoryQuery, ResultStore, RetentionPolicy};
-pub use storage::summarize::summarize;
-pub use validate::check::{
-    is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_timestamp,
-};
-pub use validate::options::ValidationOptions;
-pub use validate::{
-    parse_agent_result, parse_tool_result, validate_agent_result, validate_tool_result, Validator,
-};
-pub use wire::agent_result::{
-    AgentError, AgentMetrics, AgentResult, AgentResultVersion, AgentType, Artifact,
-};
-pub use wire::definition::ToolDefinition;
-pub use wire::status::{AgentStatus, StatusCategory, StatusInfo, ToolStatus};
-pub use wire::tool_metadata::ToolMetadata;
-pub use wire::tool_result::{
-    SchemaIssue, SideEffectType, ToolInput, ToolResult, ToolResultMetadata, ToolResultVersion,
-    ToolSideEffect,
-};
-pub use wire::EnvelopeKind;
+pub use builder::*;
+pub use issue::*;
+pub use storage::*;
+pub use validate::*;
+pub use wire::*;
 
 /// Status information for a status name. `kind` picks the status set when a
 /// name is in both (`success`, `failed`, `timeout`, `cancelled`).

@@ -5,8 +5,7 @@
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use toolresult::interop::migrate::{self, MigrationContext};
-use toolresult::interop::{self, AiSdk, CallContext, McpRevision, VercelShape};
+use toolresult::interop::{self, AiSdk, CallContext, McpRevision, MigrationContext, VercelShape};
 use toolresult::{validate_agent_result, validate_tool_result, Stamp, ValidationOptions};
 
 fn dir() -> PathBuf {
@@ -28,9 +27,9 @@ fn run(case: &Value) -> Result<Value, toolresult::Issues> {
     if matches!(from, "auto" | "task-result" | "agent-message") {
         let ctx: MigrationContext = serde_json::from_value(case["context"].clone()).unwrap();
         let n = if from == "task-result" {
-            migrate::migrate_task_result(&input, &ctx)
+            interop::migrate_task_result(&input, &ctx)
         } else {
-            migrate::normalize_agent_result(&input, &ctx)
+            interop::normalize_agent_result(&input, &ctx)
         }?;
         return Ok(n.value);
     }
@@ -207,13 +206,13 @@ fn normalize_is_idempotent_on_the_fixtures() {
         "task-result-extra-fields.json",
         "agent-message-task-result.json",
     ] {
-        let once = migrate::normalize_agent_result(&read(file), &ctx).unwrap();
-        let twice = migrate::normalize_agent_result(&once.value, &ctx).unwrap();
+        let once = interop::normalize_agent_result(&read(file), &ctx).unwrap();
+        let twice = interop::normalize_agent_result(&once.value, &ctx).unwrap();
         assert_eq!(twice.value, once.value, "{file}");
         assert!(twice.changes.is_empty(), "{file}");
     }
     let unsupported =
-        migrate::normalize_agent_result(&json!({"version": "0.9"}), &ctx).unwrap_err();
+        interop::normalize_agent_result(&json!({"version": "0.9"}), &ctx).unwrap_err();
     assert!(unsupported.0[0]
         .message
         .contains("supported versions: 1.0.0"));

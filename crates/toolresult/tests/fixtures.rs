@@ -149,7 +149,7 @@ fn as_floats(value: serde_json::Value) -> serde_json::Value {
 /// What the hand-written `Deserialize` refuses, as errors (never a panic).
 #[test]
 fn tool_metadata_without_a_known_tool_type_is_an_error() {
-    use toolresult::wire::tool_metadata::ToolMetadata;
+    use toolresult::ToolMetadata;
     for (value, expected) in [
         (
             serde_json::json!({ "path": "a" }),
@@ -183,7 +183,7 @@ fn tool_metadata_without_a_known_tool_type_is_an_error() {
 /// unknown variant; CONTRIBUTING.md, "Add a tool-metadata kind").
 #[test]
 fn every_tool_type_has_a_deserializer_arm() {
-    use toolresult::wire::tool_metadata::ToolMetadata;
+    use toolresult::ToolMetadata;
     for tool_type in ToolMetadata::TOOL_TYPES {
         let err = serde_json::from_value::<ToolMetadata>(serde_json::json!({
             "tool_type": tool_type,

@@ -2,12 +2,12 @@
 //! value, with its length, however large the value (docs/spec.md §15).
 
 use serde_json::{json, Value};
-use toolresult::issue::{quote_json, quote_text};
 use toolresult::limits::MESSAGE_QUOTE_CHARS;
 use toolresult::{
     create_failure, validate_agent_result, validate_tool_result, Issues, Stamp, ValidationOptions,
     Validator,
 };
+use toolresult::{quote_json, quote_text};
 
 /// A bound every message must keep: the quote plus the message's own words.
 const BOUND: usize = 1_000;

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolresult::bound::model::{bound_for_model, json_size, Keep, Room, Size};
+use toolresult::bound::{bound_for_model, json_size, Keep, Room, Size};
 
 fn text() -> impl Strategy<Value = String> {
     prop::collection::vec("[a-zé😀 .:=/0-9]{0,120}", 0..400).prop_map(|lines| lines.join("\n"))

@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use toolresult::storage::reference::TRUNCATION_NOTE;
-use toolresult::storage::store::ResultStore;
-use toolresult::{preview_result, to_reference, ToolResult};
+use toolresult::bound::preview_result;
+use toolresult::ResultStore;
+use toolresult::TRUNCATION_NOTE;
+use toolresult::{to_reference, ToolResult};
 
 fn cases() -> Vec<Value> {
     let path =

@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolresult::storage::store::{EvictionReason, HistoryQuery, ResultStore, RetentionPolicy};
 use toolresult::{summarize, to_reference, IssueCode, ToolResult, ToolStatus};
+use toolresult::{EvictionReason, HistoryQuery, ResultStore, RetentionPolicy};
 
 /// A retention policy: the defaults, changed by `set` (the struct is
 /// `#[non_exhaustive]`).
@@ -203,7 +203,7 @@ fn retention_evicts_oldest_and_reports_it() {
 trait EvictedCheck {
     fn unwrap_err_or_evicted(self);
 }
-impl EvictedCheck for Result<toolresult::storage::store::PutReport, toolresult::Issues> {
+impl EvictedCheck for Result<toolresult::PutReport, toolresult::Issues> {
     /// A result already too old is stored and evicted at once: reported, not silent.
     fn unwrap_err_or_evicted(self) {
         let r = self.unwrap();
@@ -350,7 +350,7 @@ proptest! {
 /// `ResultStore` keeps and counts for the same result.
 #[test]
 fn store_entry_agrees_with_the_in_memory_store() {
-    use toolresult::storage::store::{StoreEntry, SIZE_BUCKETS};
+    use toolresult::{StoreEntry, SIZE_BUCKETS};
     let mut s = ResultStore::default();
     let r = result(
         7,

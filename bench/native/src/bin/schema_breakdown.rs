@@ -27,7 +27,7 @@ fn main() {
     let start = Instant::now();
     let mut tape = None;
     for _ in 0..n {
-        tape = Some(toolresult::json::tape::parse_tape(&text, limits).unwrap());
+        tape = Some(toolresult::json::parse_tape(&text, limits).unwrap());
     }
     println!("tape parse:   {:?} per call", start.elapsed() / n);
     let tape = tape.unwrap();

@@ -14,7 +14,7 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use jsonschema::{Draft, Validator};
 use serde_json::{Map, Value};
-use toolresult::json::tape::Tape;
+use toolresult::json::Tape;
 use toolresult::{Issue, IssueCode};
 
 use crate::tape::{TapeJson, TapeNode};

@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 
 use crate::{ScreenFinding, ScreenVerdict, Screener};
 use toolresult::bound::sha256_hex;
-use toolresult::issue::quote_text;
 use toolresult::limits::DEFAULT_MAX_LINES;
+use toolresult::quote_text;
 
 /// The six required sections, in order.
 pub const SECTIONS: [&str; 6] = [

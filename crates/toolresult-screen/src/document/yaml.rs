@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Number, Value};
 
 use super::{DocumentIssue, DocumentIssueCode as Code};
-use toolresult::issue::quote_text;
+use toolresult::quote_text;
 
 struct Line<'a> {
     number: usize,

@@ -3,8 +3,11 @@
 //! so a cut output can never pass for the complete one.
 
 mod json_cut;
-pub mod model;
-pub mod preview;
+pub(crate) mod model;
+pub(crate) mod preview;
+
+pub use model::*;
+pub use preview::*;
 
 use alloc::format;
 use alloc::string::String;

@@ -13,7 +13,7 @@
 mod anthropic;
 mod common;
 mod mcp;
-pub mod migrate;
+pub(crate) mod migrate;
 mod openai;
 mod vercel;
 mod vercel_content;
@@ -23,6 +23,7 @@ pub use anthropic::{
 };
 pub use common::{result_text, CallContext};
 pub use mcp::{from_mcp, to_mcp, McpRevision};
+pub use migrate::*;
 pub use openai::{
     from_openai, to_openai_chat_tool_message, to_openai_function_call_output,
     to_openai_function_call_output_text, OPENAI_INLINE_URI,

@@ -41,7 +41,7 @@ pub struct SourceLocation {
 /// holds no value at all gives offset 0 with `found: false`.
 ///
 /// ```
-/// use toolresult::json::locate::locate;
+/// use toolresult::json::locate;
 ///
 /// let text = "{\n  \"metadata\": {\n    \"status\": \"sucess\"\n  }\n}";
 /// let at = locate(text, "/metadata/status").unwrap();

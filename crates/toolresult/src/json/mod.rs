@@ -2,9 +2,12 @@
 //! from changing silently on its way to JavaScript (duplicate keys, integers
 //! beyond 2^53, lone surrogates) and the size and depth limits.
 
-pub mod locate;
+pub(crate) mod locate;
 pub(crate) mod strict;
-pub mod tape;
+pub(crate) mod tape;
+
+pub use locate::*;
+pub use tape::*;
 
 use alloc::borrow::Cow;
 use alloc::format;

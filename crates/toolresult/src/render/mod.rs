@@ -10,8 +10,12 @@
 //! SGR added by the renderer only, around already sanitized text.
 
 #[cfg(feature = "std")]
-pub mod diff;
-pub mod language;
+pub(crate) mod diff;
+pub(crate) mod language;
+
+#[cfg(feature = "std")]
+pub use diff::*;
+pub use language::*;
 
 use alloc::format;
 use alloc::string::{String, ToString};

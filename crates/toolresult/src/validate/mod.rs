@@ -1,12 +1,12 @@
 //! Envelope validation: shape (what the generated JSON Schema says) and meaning
 //! (the values agree with each other), every issue reported with its path.
 
-pub mod check;
+pub(crate) mod check;
 mod envelope_shape;
 mod meaning;
 mod metadata_meaning;
 mod metadata_shape;
-pub mod options;
+pub(crate) mod options;
 mod shape;
 mod text;
 mod value;
@@ -18,10 +18,12 @@ use serde_json::Value;
 use crate::issue::{Issue, IssueCode, Issues};
 use crate::json::{self, ParseLimits};
 use crate::validate::check::Checker;
-use crate::validate::options::ValidationOptions;
+
 use crate::wire::agent_result::AgentResult;
 use crate::wire::tool_result::ToolResult;
 pub use crate::wire::EnvelopeKind;
+pub use check::{is_hyphenated_uuid, is_screaming_snake_case, json_type, parse_timestamp};
+pub use options::{options_from_json, ValidationOptions};
 
 /// A validator for one envelope kind with fixed options: build once, use many
 /// times.

@@ -86,7 +86,10 @@ impl ValidationOptions {
 
 /// Options or context objects from JSON text (`""` gives the defaults); a
 /// bad one is an `invalid_options` issue naming `what`.
-pub fn from_json<T: DeserializeOwned + Default>(json: &str, what: &str) -> Result<T, Issues> {
+pub fn options_from_json<T: DeserializeOwned + Default>(
+    json: &str,
+    what: &str,
+) -> Result<T, Issues> {
     if json.is_empty() {
         return Ok(T::default());
     }

@@ -1,12 +1,18 @@
 //! The wire types: serde types only, the single source of the wire format
 //! (the JSON Schemas and the TypeScript declarations are generated from them).
 
-pub mod agent_result;
-pub mod definition;
+pub(crate) mod agent_result;
+pub(crate) mod definition;
 pub(crate) mod serde_count;
-pub mod status;
-pub mod tool_metadata;
-pub mod tool_result;
+pub(crate) mod status;
+pub(crate) mod tool_metadata;
+pub(crate) mod tool_result;
+
+pub use agent_result::*;
+pub use definition::*;
+pub use status::*;
+pub use tool_metadata::*;
+pub use tool_result::*;
 
 /// Which envelope: an agent's task result or a tool execution's result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
