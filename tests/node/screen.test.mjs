@@ -300,3 +300,22 @@ test('screen: the learned tier names itself and its window; tiers turns it off',
   assert.ok(t.screen(injection).findings.every((x) => x.tier === 'rules' || x.rule === 'learned-instruction'));
   assert.equal(t.screen(text, { allow: [{ rule: 'learned-instruction' }] }).verdict, 'accept');
 });
+
+test("screen: the package's own paging notes and cut markers are accepted (they tell the model to call get_tool_result)", () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}: status ok, ${i % 7 === 0 ? 'error budget fine' : 'nothing to report'}`).join('\n');
+  const result = t.createSuccess({ input: { tool_name: 'read_file', parameters: { path: 'log.txt' }, tool_call_id: 'call_page' }, output: lines });
+  const long = t.createSuccess({ input: { tool_name: 'fetch', parameters: {}, tool_call_id: 'call_chars' }, output: 'word '.repeat(20000) });
+  const answers = [
+    t.pageToolResult(result, { tool_call_id: 'call_page', offset: 1, limit: 100 }),
+    t.pageToolResult(result, { tool_call_id: 'call_page', pattern: 'error', limit: 20 }),
+    t.pageToolResult(long, { tool_call_id: 'call_chars', char_offset: 0, char_limit: 500 }),
+  ];
+  const notes = answers.map((a) => a.page?.note);
+  assert.equal(notes.filter((n) => typeof n === 'string' && n.includes('get_tool_result')).length, 3, JSON.stringify(notes));
+  for (const note of notes) assert.equal(t.screen(note).verdict, 'accept', note);
+  // A cut result as the model sees it: the marker names get_tool_result too.
+  const cut = t.boundForModel(result, { maxChars: 2000 });
+  const shown = typeof cut.output === 'string' ? cut.output : JSON.stringify(cut.output);
+  assert.ok(cut.truncated && shown.includes('get_tool_result'), shown.slice(-300));
+  assert.equal(t.screen(shown).verdict, 'accept');
+});
