@@ -1,7 +1,7 @@
 // Builds the npm package: the wasm module (cargo + wasm-bindgen + wasm-opt)
 // for Node and the web, then the TypeScript wrapper (CommonJS for Node, an ESM
 // shim over it, and ESM for browsers).
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,17 +40,25 @@ if (!tsOnly) {
   }
 
   step('build: wasm-bindgen');
-  for (const target of ['nodejs', 'web']) {
+  for (const target of ['web', 'nodejs']) {
     const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
     rmSync(out, { recursive: true, force: true });
-    for (const { name, optPasses = 1 } of MODULES) {
-      // The reset function lets the wrapper replace an instance that trapped.
+    // The reset function lets the wrapper replace an instance that trapped.
+    for (const { name } of MODULES) {
       run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]);
-      // Debian's binaryen makes modules that fail to load; the npm one is current.
-      const wasm = path.join(out, `${name}_bg.wasm`);
-      const passes = Array.from({ length: optPasses }, () => '-Oz');
-      run(binPath('wasm-opt'), [...passes, '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
     }
+  }
+  for (const { name, optPasses = 1 } of MODULES) {
+    // The two targets differ in their glue only: the package ships one copy of
+    // each .wasm, beside the browser glue, and the Node glue reads that one.
+    const wasm = path.join(srcWasm, 'web', `${name}_bg.wasm`);
+    const nodeWasm = path.join(srcWasm, 'node', `${name}_bg.wasm`);
+    if (!readFileSync(wasm).equals(readFileSync(nodeWasm))) throw new Error(`wasm-bindgen wrote different ${name}_bg.wasm files for Node and the web`);
+    rmSync(nodeWasm);
+    rmSync(`${nodeWasm}.d.ts`);
+    // Debian's binaryen makes modules that fail to load; the npm one is current.
+    const passes = Array.from({ length: optPasses }, () => '-Oz');
+    run(binPath('wasm-opt'), [...passes, '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
   }
   writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
 }
@@ -59,7 +67,9 @@ step('build: TypeScript');
 rmSync(dist, { recursive: true, force: true });
 run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.node.json')]);
 run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.web.json')]);
-cpSync(path.join(srcWasm, 'node'), path.join(dist, 'node', 'wasm', 'node'), { recursive: true });
+// One copy of each .wasm file, in dist/web/wasm/web/: the browser glue finds it
+// next to itself (`new URL`, which bundlers follow) and workerd imports it by
+// that path; the Node glue (below) reads it there too.
 cpSync(path.join(srcWasm, 'web'), path.join(dist, 'web', 'wasm', 'web'), { recursive: true });
 writeFileSync(path.join(dist, 'web', 'package.json'), '{ "type": "module" }\n');
 // `toolresult/style.css`: the default look of renderDom, from the one copy in
@@ -74,74 +84,149 @@ writeFileSync(
 // The package README is the repository README.
 cpSync(path.join(root, 'README.md'), path.join(pkgDir, 'README.md'));
 
-// The Node build as two CommonJS files (docs/internals/modules.md §2): Node resolves,
-// reads and compiles one file for `import 'toolresult'` instead of ~25, which
-// was a third of the cold start. `bundle.js` holds what the main entry needs;
-// `bundle-entries.js` the other entries (`/node`, `/postgres`, `/otel`,
-// `require` of `/web`, the CLI), which reach the main bundle's modules through
-// their stubs. Every module stays lazy (esbuild keeps CommonJS input as
-// `__commonJS` wrappers, run on first `require`), so `/postgres` still needs
-// `pg` only when used and the engine's glue is still required on first use.
-// Each tsc output file becomes a stub that returns its module from its
-// bundle, so the entries and the tests that reach the runtime share one
-// instance.
+// The Node build as CommonJS bundles, each compiled only when a process uses
+// it (docs/internals/modules.md §2). Node resolves, reads and compiles one file
+// per bundle instead of one per module:
+// - bundle.js: what `require('toolresult')` and its first validation run (the
+//   entry, the runtime, the envelope API and what it imports, node-wasm.js);
+// - bundle-main.js: the rest of the main entry, loaded on first use of one of
+//   its exports (exports.js becomes getters that require on first use);
+// - bundle-<subpath>.js: what only that entry reaches (`/node`, `/postgres`,
+//   `require` of `/web`, the adapters, …; `cli` for the CLI), and
+//   bundle-shared.js what several of them reach.
+// Each tsc output file becomes a stub that returns its module from its bundle,
+// so the entries and the tests that reach an inner module share one instance;
+// a bundle reaches another bundle's module as that bundle's export. Modules stay
+// lazy inside a bundle (esbuild keeps CommonJS input as `__commonJS` wrappers,
+// run on first `require`), so `/postgres` needs `pg` only to connect and the
+// wasm glue is required on first use.
 const nodeDist = path.join(dist, 'node');
-const moduleFiles = listJs(nodeDist).map((f) => path.relative(nodeDist, f).replaceAll(path.sep, '/'));
+const posix = (f) => f.replaceAll(path.sep, '/');
+const moduleFiles = listJs(nodeDist).map((f) => posix(path.relative(nodeDist, f)));
 const require = createRequire(import.meta.url);
 const esbuild = require('esbuild');
-const nodeBundle = (files, outName, { plugins = [], write = true } = {}) =>
-  esbuild.build({
+
+// The package's export list (exports.ts) as getters that require each module on
+// first use of one of its exports, instead of tsc's `__exportStar(require(…))`,
+// which runs every module at `require('toolresult')`. Each name is looked up in
+// the modules the file requires, by identity.
+function lazyExports(file) {
+  const source = readFileSync(path.join(nodeDist, file), 'utf8');
+  const from = [...new Set([...source.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)].map((m) => m[1]))];
+  const all = require(path.join(nodeDist, file));
+  const modules = from.map((f) => [f, require(path.join(nodeDist, path.dirname(file), f))]);
+  const byModule = new Map(from.map((f) => [f, []]));
+  for (const name of Object.keys(all)) {
+    const owner = modules.find(([, m]) => Object.hasOwn(m, name) && m[name] === all[name]);
+    if (!owner)
+      throw new Error(
+        `${file}: export ${name} is not an export of that name of a module it requires (a rename?); lazyExports in scripts/build.mjs expects none`,
+      );
+    byModule.get(owner[0]).push(name);
+  }
+  const getters = [...byModule]
+    .filter(([, names]) => names.length)
+    .map(
+      ([f, names], i) =>
+        `let m${i};\nfor (const name of ${JSON.stringify(names)}) Object.defineProperty(exports, name, { enumerable: true, get: () => (m${i} ??= require(${JSON.stringify(f)}))[name] });\n`,
+    );
+  writeFileSync(
+    path.join(nodeDist, file),
+    `'use strict';\n// Generated by scripts/build.mjs from ${file.replace(/\.js$/, '.ts')}: each module is required on first use of one of its exports.\n` +
+      `Object.defineProperty(exports, '__esModule', { value: true });\n${getters.join('')}`,
+  );
+}
+lazyExports('exports.js');
+
+// The module graph (relative paths, `/`-separated), from esbuild's metafile.
+const esbuildNode = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18',
+  // `pg`, `@opentelemetry/api`, … are the user's; the wasm-bindgen glue is required on first use.
+  packages: 'external',
+  external: ['./wasm/*'],
+  absWorkingDir: nodeDist,
+  logLevel: 'warning',
+};
+const { metafile } = await esbuild.build({ ...esbuildNode, entryPoints: moduleFiles, outdir: path.join(nodeDist, 'graph'), write: false, metafile: true });
+const graph = new Map(Object.entries(metafile.inputs).map(([f, { imports }]) => [posix(f), imports.filter((i) => !i.external).map((i) => posix(i.path))]));
+const reach = (roots, stopAt = new Set()) => {
+  const seen = new Set();
+  const todo = [...roots];
+  while (todo.length) {
+    const f = todo.pop();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    if (!stopAt.has(f)) todo.push(...(graph.get(f) ?? []));
+  }
+  return seen;
+};
+
+// Which bundle each module goes to.
+const bundleOf = new Map();
+// What the first validation after `require('toolresult')` runs: the entry (not
+// the modules of exports.js, now lazy), the envelope API and the Node glue's
+// module loader.
+for (const f of reach(['index.js', 'api.js', 'node-wasm.js'], new Set(['exports.js']))) bundleOf.set(f, 'bundle.js');
+for (const f of reach(['index.js'])) if (!bundleOf.has(f)) bundleOf.set(f, 'bundle-main.js');
+// The other entries: package.json's exports that point into dist/node, and the CLI (bin/toolresult.cjs).
+const entries = new Map([['cli.js', 'cli']]);
+const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+const addEntry = (subpath, target) => {
+  if (typeof target !== 'string') for (const t of Object.values(target)) addEntry(subpath, t);
+  else if (subpath !== '.' && target.startsWith('./dist/node/') && target.endsWith('.js') && !entries.has(target.slice(12)))
+    entries.set(target.slice(12), subpath.slice(2).replaceAll('/', '-'));
+};
+for (const [subpath, target] of Object.entries(pkg.exports)) addEntry(subpath, target);
+const reachedBy = new Map();
+for (const [entry, name] of entries) {
+  for (const f of reach([entry])) if (!bundleOf.has(f)) reachedBy.set(f, [...(reachedBy.get(f) ?? []), name]);
+}
+for (const f of moduleFiles) {
+  const by = [...new Set(reachedBy.get(f) ?? [])];
+  if (!bundleOf.has(f)) bundleOf.set(f, by.length === 1 ? `bundle-${by[0]}.js` : 'bundle-shared.js');
+}
+const bundles = new Map();
+for (const [f, b] of bundleOf) bundles.set(b, [...(bundles.get(b) ?? []), f]);
+for (const [bundle, files] of bundles) {
+  const inBundle = new Set(files);
+  await esbuild.build({
+    ...esbuildNode,
     stdin: {
       contents: files
         .map((f) => `Object.defineProperty(exports, ${JSON.stringify(f)}, { enumerable: true, get: () => require(${JSON.stringify(`./${f}`)}) });`)
         .join('\n'),
       resolveDir: nodeDist,
-      sourcefile: `${outName}-entry.js`,
+      sourcefile: `${bundle}-entry.js`,
     },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node18',
-    // `pg` and `@opentelemetry/api` are the user's; the wasm-bindgen glue
-    // reads its .wasm next to itself.
-    packages: 'external',
-    external: ['./wasm/*'],
-    plugins,
-    write,
-    metafile: true,
-    outfile: path.join(nodeDist, `${outName}.js`),
-    logLevel: 'warning',
-  });
-// The main bundle: index.js and what it requires. A first pass, not written,
-// finds those files; the bundle then exposes each of them to its stub.
-const mainInputs = (await nodeBundle(['index.js'], 'bundle', { write: false })).metafile.inputs;
-const inMain = new Set(
-  Object.keys(mainInputs)
-    .map((f) => path.relative(nodeDist, path.resolve(f)).replaceAll(path.sep, '/'))
-    .filter((f) => moduleFiles.includes(f)),
-);
-await nodeBundle([...inMain], 'bundle');
-const rest = moduleFiles.filter((f) => !inMain.has(f));
-await nodeBundle(rest, 'bundle-entries', {
-  plugins: [
-    {
-      name: 'main-bundle-through-stubs',
-      setup(build) {
-        build.onResolve({ filter: /^\.\.?\// }, (args) => {
-          const file = path.relative(nodeDist, path.resolve(args.resolveDir, args.path)).replaceAll(path.sep, '/');
-          return inMain.has(file) ? { path: `./${file}`, external: true } : undefined;
-        });
+    outfile: path.join(nodeDist, bundle),
+    plugins: [
+      {
+        // A module of another bundle is that bundle's export: no file of its own
+        // to resolve and read (the stubs are for code outside the package).
+        name: 'other-bundles',
+        setup(build) {
+          build.onResolve({ filter: /^\.\.?\// }, (args) => {
+            const file = posix(path.relative(nodeDist, path.resolve(args.resolveDir, args.path)));
+            return bundleOf.has(file) && !inBundle.has(file) ? { path: file, namespace: 'other-bundle' } : undefined;
+          });
+          build.onLoad({ filter: /.*/, namespace: 'other-bundle' }, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(`./${bundleOf.get(args.path)}`)})[${JSON.stringify(args.path)}];`,
+            loader: 'js',
+          }));
+          build.onResolve({ filter: /^\.\/bundle[\w-]*\.js$/, namespace: 'other-bundle' }, (args) => ({ path: args.path, external: true }));
+        },
       },
-    },
-  ],
-});
-const bundleOf = (f) => (inMain.has(f) ? 'bundle.js' : 'bundle-entries.js');
+    ],
+  });
+}
 // Export names first: the stubs replace the files the bundles were made from.
-const exportNames = new Map(moduleFiles.map((f) => [f, Object.keys(require(path.join(nodeDist, bundleOf(f)))[f]).filter((n) => n !== 'default')]));
+const exportNames = new Map(moduleFiles.map((f) => [f, Object.keys(require(path.join(nodeDist, bundleOf.get(f)))[f]).filter((n) => n !== 'default')]));
 for (const f of moduleFiles) {
-  const bundleName = bundleOf(f);
   const names = exportNames.get(f);
-  const toBundle = `${'../'.repeat(f.split('/').length - 1) || './'}${bundleName}`;
+  const toBundle = `${'../'.repeat(f.split('/').length - 1) || './'}${bundleOf.get(f)}`;
   writeFileSync(
     path.join(nodeDist, f),
     `'use strict';\n// Generated by scripts/build.mjs: this module lives in ${toBundle}.\n` +
@@ -150,6 +235,25 @@ for (const f of moduleFiles) {
       // `import { x } from 'toolresult/node'` keeps working.
       (names.length ? `0 && (module.exports = { ${names.join(', ')} });\n` : ''),
   );
+}
+
+// The Node glue of each module, which would read a .wasm file next to itself,
+// asks node-wasm.js (in bundle.js) for the compiled module instead.
+for (const { name } of MODULES) {
+  const glue = readFileSync(path.join(srcWasm, 'node', `${name}.js`), 'utf8');
+  const load = `const wasmPath = \`\${__dirname}/${name}_bg.wasm\`;\nconst wasmBytes = require('fs').readFileSync(wasmPath);\nconst wasmModule = new WebAssembly.Module(wasmBytes);\n`;
+  if (glue.split(load).length !== 2) throw new Error(`the Node glue of ${name} no longer loads its module as scripts/build.mjs expects: update the rewrite`);
+  const out = path.join(nodeDist, 'wasm', 'node');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    path.join(out, `${name}.js`),
+    glue.replace(
+      load,
+      `// Rewritten by scripts/build.mjs: the package's one copy of the module (dist/web/wasm/web/), compiled once.\n` +
+        `const wasmModule = require('../../${bundleOf.get('node-wasm.js')}')['node-wasm.js'].wasmModule(${JSON.stringify(name)});\n`,
+    ),
+  );
+  cpSync(path.join(srcWasm, 'node', `${name}.d.ts`), path.join(out, `${name}.d.ts`));
 }
 
 // ESM entry for Node: named re-exports of the CommonJS build, so `import` and
@@ -162,7 +266,7 @@ writeFileSync(
     // every re-exported file for export names (cjs-module-lexer), which was
     // over a third of the cold start.
     `import { createRequire } from 'node:module';\n` +
-    `const cjs = createRequire(import.meta.url)('./bundle.js')['index.js'];\n` +
+    `const cjs = createRequire(import.meta.url)('./${bundleOf.get('index.js')}')['index.js'];\n` +
     `export const { ${names.join(', ')} } = cjs;\nexport default cjs;\n`,
 );
 
@@ -200,7 +304,7 @@ for (const [file, peer] of [['adapters/adk.js', '@google/adk']]) {
 
 console.log('');
 for (const { name } of MODULES) {
-  const bytes = readFileSync(path.join(dist, 'node', 'wasm', 'node', `${name}_bg.wasm`));
+  const bytes = readFileSync(path.join(dist, 'web', 'wasm', 'web', `${name}_bg.wasm`));
   console.log(
     `${name}: ${bytes.length} bytes raw, ${gzipSync(bytes, { level: 9 }).length} bytes gzip ` + `(cargo output ${statSync(rawWasm(name)).size} bytes)`,
   );

@@ -41,7 +41,7 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
     'dist/node/index.js',
     'dist/node/index.mjs',
     'dist/node/index.d.ts',
-    'dist/node/wasm/node/toolresult_wasm_bg.wasm',
+    'dist/node/wasm/node/toolresult_wasm.js',
     'dist/web/web.js',
     'dist/web/web.d.ts',
     'dist/web/wasm/web/toolresult_wasm_bg.wasm',
@@ -55,6 +55,12 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
     assert.ok(files.includes(f), `missing ${f}`);
   }
   assert.ok(!files.some((f) => f.startsWith('src/')), 'sources are not shipped');
+  // One copy of each wasm module, beside the browser glue; the Node glue reads it there
+  // (docs/internals/modules.md §2; every entry loading it: the tests below and tests/runtimes/).
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.wasm')).sort(),
+    ['toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm'].map((f) => `dist/web/wasm/web/${f}`),
+  );
   const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
   // TypeScript takes the first matching condition: `types` must come first in each.
   for (const [entry, conditions] of Object.entries(pkg.exports)) {
@@ -161,7 +167,7 @@ console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: sc
     code: 'invalid_tool_result',
     schema: ['required'],
     canonical: '{"a":2,"b":1}',
-    pgVersion: 1,
+    pgVersion: 3,
     op: 'execute_tool',
   });
   let missingPg;

@@ -2,6 +2,7 @@
 // (index.ts) and the browser entry (web.ts); the entries only install the
 // wasm modules and add their own loaders (docs: CONTRIBUTING "Add an export").
 export * from './api.js';
+export * from './schemas.js';
 export * from './bound.js';
 export * from './budget.js';
 export * from './schema.js';

@@ -1,8 +1,9 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
-import * as bindings from './wasm/node/toolresult_wasm.js';
-import { installWasm, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm } from './runtime.js';
+import { core, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm, type Wasm } from './runtime.js';
 
-installWasm(bindings);
+// The core module is compiled and instantiated on first use, as the other two:
+// a process that loads the package and never calls into wasm compiles none.
+core.setLoader(() => require('./wasm/node/toolresult_wasm.js') as Wasm);
 // Strings are hashed as UTF-8 with lone surrogates as U+FFFD, as in wasm.
 // node:crypto is required on first use: it costs ~4 ms of every cold start.
 let createHash: typeof import('node:crypto').createHash | undefined;

@@ -6,7 +6,8 @@
 // `asSchema` is taken from `options.asSchema` or loaded on first need (the
 // Node entry, ai-node.ts, knows how). The browser build compiles this file
 // too, for the UI helpers.
-import { createFailure, createSuccess, schemas, validateToolResult } from '../api.js';
+import { createFailure, createSuccess, validateToolResult } from '../api.js';
+import { schemas } from '../schemas.js';
 import type { ContextBudget } from '../budget.js';
 import { ToolResultError, quoteJson, quoteText, briefText } from '../errors.js';
 import type { Issue, ScreenOptions, ToolResult } from '../generated/types.js';
