@@ -167,8 +167,8 @@ test('a key not given: get says key_unavailable naming the key; lists say what t
 
   const store = await FileResultStore.open(root, { encryption: { keys: { k2 }, current: 'k2' } });
   const skipped = [
-    { execution_id: a.metadata.execution_id, key_id: 'k1', code: 'key_unavailable' },
-    { execution_id: b.metadata.execution_id, key_id: 'k1', code: 'key_unavailable' },
+    { execution_id: a.metadata.execution_id, tool_call_id: 'call_a', key_id: 'k1', code: 'key_unavailable' },
+    { execution_id: b.metadata.execution_id, tool_call_id: 'call_b', key_id: 'k1', code: 'key_unavailable' },
   ];
   assert.deepEqual(store.openReport, { loaded: 0, quarantined: [], removedTemp: [], repaired: [], skipped });
   assert.throws(
@@ -290,7 +290,11 @@ test('rewrap names the records it could not read, after re-encrypting the rest',
   );
   assert.equal(envelopeOf(root, 'd', 'kept').key_id, 'k3');
   assert.equal(envelopeOf(root, 'd', 'lost').key_id, 'k1', 'left as it was');
-  await assert.rejects(FileResultStore.open(tmpRoot()).rewrap(), isCode('invalid_options'), 'rewrap needs encryption');
+  await assert.rejects(
+    FileResultStore.open(tmpRoot()).rewrap(),
+    isCode('invalid_options', (e) => e.issues[0].path === '/encryption'),
+    'rewrap needs encryption',
+  );
 });
 
 test('clear records written before encryption was turned on are read, and rewrap encrypts them', async () => {
@@ -407,4 +411,69 @@ const hex = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
   assert.equal(only.openReport.loaded, count);
   assert.deepEqual(only.openReport.skipped, []);
   for (const r of results) assert.deepEqual(only.get(r.metadata.execution_id), r);
+});
+
+test('a record moved or copied into another dialog fails to decrypt there and is never served to it', async () => {
+  const root = tmpRoot();
+  const encryption = { keys: { k1 }, current: 'k1' };
+  const store = await FileResultStore.open(root, { encryption });
+  const [one, two, three] = ['call_1', 'call_2', 'call_3'].map((id) => secretResult(id));
+  for (const r of [one, two, three]) await store.put(r, { dialogId: 'alice' });
+  const dir = (dialog) => path.join(root, 'dialogs', dialog, 'tool_results');
+  fs.mkdirSync(dir('mallory'), { recursive: true });
+  // call_1 moved to mallory (both files), call_2 copied there (alice keeps hers).
+  for (const suffix of ['.json', '.meta.json']) fs.renameSync(path.join(dir('alice'), `call_1${suffix}`), path.join(dir('mallory'), `call_1${suffix}`));
+  for (const suffix of ['.json', '.meta.json']) fs.copyFileSync(path.join(dir('alice'), `call_2${suffix}`), path.join(dir('mallory'), `call_2${suffix}`));
+
+  const reopened = await FileResultStore.open(root, { encryption });
+  assert.deepEqual(
+    reopened.openReport.skipped,
+    ['call_1', 'call_2'].map((id, i) => ({ execution_id: [one, two][i].metadata.execution_id, tool_call_id: id, key_id: 'k1', code: 'decryption_failed' })),
+  );
+  assert.equal(reopened.openReport.loaded, 2, "alice's call_2 and call_3");
+  assert.throws(() => reopened.get('mallory', 'call_1'), isCode('decryption_failed'));
+  assert.throws(() => reopened.get(one.metadata.execution_id), isCode('decryption_failed'));
+  assert.equal(reopened.get('mallory', 'call_2'), undefined, "the copy is not mallory's");
+  assert.equal(reopened.get('alice', 'call_1'), undefined, "mallory's unreadable record is not alice's either");
+  assert.deepEqual(reopened.get('alice', 'call_2'), two, "alice's own is whole");
+  const listed = reopened.listDialog('mallory');
+  assert.deepEqual([...listed], []);
+  assert.deepEqual(
+    listed.skipped.map((r) => [r.tool_call_id, r.code]),
+    [['call_1', 'decryption_failed']],
+  );
+  assert.deepEqual(
+    reopened.listDialog('alice').map((m) => m.tool_call_id),
+    ['call_2', 'call_3'],
+  );
+  for (const { bytes } of allFiles(root)) assert.equal(holdsCanary(bytes), false);
+});
+
+test("clear fields that say otherwise than the decrypted result: the envelope's tool name refuses the record, the meta file is written again", async () => {
+  const root = tmpRoot();
+  const encryption = { keys: { k1 }, current: 'k1' };
+  const store = await FileResultStore.open(root, { encryption });
+  const a = secretResult('call_a');
+  const b = secretResult('call_b');
+  for (const r of [a, b]) await store.put(r, { dialogId: 'd' });
+  // call_a filed under another tool (so `history('grep')` would find it); call_b's meta file claims it failed.
+  fs.writeFileSync(resultFile(root, 'd', 'call_a'), JSON.stringify({ ...envelopeOf(root, 'd', 'call_a'), tool_name: 'grep' }));
+  const metaFile = path.join(root, 'dialogs', 'd', 'tool_results', 'call_b.meta.json');
+  const meta = metaOf(root, 'd', 'call_b');
+  fs.writeFileSync(metaFile, JSON.stringify({ ...meta, status: 'failed' }));
+
+  const reopened = await FileResultStore.open(root, { encryption });
+  assert.deepEqual(reopened.openReport.skipped, [{ execution_id: a.metadata.execution_id, tool_call_id: 'call_a', key_id: 'k1', code: 'decryption_failed' }]);
+  assert.throws(
+    () => reopened.get(a.metadata.execution_id),
+    isCode('decryption_failed', (e) => /tool_name/.test(e.message)),
+  );
+  assert.deepEqual(
+    reopened.history('grep').skipped.map((r) => r.tool_call_id),
+    ['call_a'],
+  );
+  assert.deepEqual(reopened.get(b.metadata.execution_id), b);
+  assert.deepEqual(reopened.openReport.repaired, [metaFile]);
+  assert.deepEqual(metaOf(root, 'd', 'call_b'), meta, 'the meta file says what the result says again');
+  assert.deepEqual(reopened.openReport.quarantined, []);
 });

@@ -6,7 +6,7 @@
 // authorization, paging while the store changes, errors that say nothing of
 // the server, HEAD, basePath and Express mounting.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -276,4 +276,65 @@ test('options are checked when the handler is made', () => {
     () => createToolResultsHandler({}),
     (e) => e.code === 'invalid_options',
   );
+});
+
+test('records the store cannot read: listings say which they left out, a read answers a typed problem, only in their own dialog', async () => {
+  const { MemoryAuditLog } = toolresult;
+  const root = mkdtempSync(path.join(scratch, 'unreadable-'));
+  const key = () => crypto.getRandomValues(new Uint8Array(32));
+  const [k1, k2] = [key(), key()];
+  const make = (id) => createSuccess({ input: { tool_name: 'cat', parameters: { path: `${id}.txt` }, tool_call_id: id }, output: `secret of ${id}` });
+  const first = await FileResultStore.open(root, { encryption: { keys: { k1 }, current: 'k1' } });
+  for (const id of ['call_1', 'call_2']) await first.put(make(id), { dialogId: 'alice' });
+  const second = await FileResultStore.open(root, { encryption: { keys: { k2 }, current: 'k2' } });
+  await second.put(make('call_3'), { dialogId: 'alice' });
+  // call_2 moved into mallory's dialog: it fails to decrypt there.
+  const dir = (d) => path.join(root, 'dialogs', d, 'tool_results');
+  mkdirSync(dir('mallory'), { recursive: true });
+  for (const suffix of ['.json', '.meta.json']) renameSync(path.join(dir('alice'), `call_2${suffix}`), path.join(dir('mallory'), `call_2${suffix}`));
+
+  // The server has k1 only: call_3 (under k2) is key_unavailable, call_2 decryption_failed.
+  const store = await FileResultStore.open(root, { encryption: { keys: { k1 }, current: 'k1' } });
+  const errors = [];
+  const audit = new MemoryAuditLog();
+  const handler = createToolResultsHandler(store, { public: true, audit, onError: (e) => errors.push(e.code) });
+  const get = async (p) => {
+    const r = await handler(new Request(`http://x/api/dialogs/${p}`));
+    return { status: r.status, type: r.headers.get('content-type'), text: await r.text() };
+  };
+  const execution = (id) => store.openReport.skipped.find((r) => r.tool_call_id === id).execution_id;
+
+  const alice = await get('alice/tool-results');
+  assert.equal(alice.status, 200);
+  assert.deepEqual(JSON.parse(alice.text), {
+    dialog_id: 'alice',
+    items: [store.index.meta(store.getByToolCallId('call_1').metadata.execution_id)],
+    next_cursor: null,
+    skipped: [{ execution_id: execution('call_3'), tool_call_id: 'call_3', code: 'key_unavailable' }],
+  });
+  const mallory = JSON.parse((await get('mallory/tool-results')).text);
+  assert.deepEqual(mallory.items, []);
+  assert.deepEqual(mallory.skipped, [{ execution_id: execution('call_2'), tool_call_id: 'call_2', code: 'decryption_failed' }]);
+  assert.deepEqual(JSON.parse((await get('bob/tool-results')).text).skipped, [], 'on every page, empty when none');
+
+  for (const [p, code] of [
+    ['alice/tool-results/call_3', 'key_unavailable'],
+    ['mallory/tool-results/call_2', 'decryption_failed'],
+  ]) {
+    const r = await get(p);
+    assert.equal(r.status, 500, p);
+    assert.equal(r.type, 'application/problem+json');
+    const body = JSON.parse(r.text);
+    assert.equal(body.code, code);
+    assert.equal(body.title, 'Internal Server Error');
+    assert.doesNotMatch(r.text, /k1|k2|secret|\.json|dialogs\//, 'no key id, no content, no file');
+  }
+  assert.deepEqual(errors, ['key_unavailable', 'decryption_failed'], 'onError is told');
+  // Another dialog's unreadable record is not found here, as a readable one is not.
+  assert.equal((await get('bob/tool-results/call_3')).status, 404);
+  assert.equal((await get('alice/tool-results/call_2')).status, 404, 'moved away from alice');
+  assert.equal((await get('alice/tool-results/call_1')).status, 200);
+  const actions = [];
+  for await (const e of audit.entries()) actions.push(`${e.action} ${e.dialog_id}${e.tool_call_id ? ` ${e.tool_call_id}` : ''}`);
+  assert.deepEqual(actions, ['listed alice', 'listed mallory', 'listed bob', 'read alice call_1'], 'nothing unread is recorded as read');
 });

@@ -198,4 +198,53 @@ if (build !== 'web') {
       e.issues.some((i) => i.path === '/encryption/keys'),
     );
   });
+
+  test('a record given another dialog, or another tool name, fails for that record only and is never listed there', async () => {
+    const indexedDB = new IDBFactory();
+    const encryption = { keys: { k1 }, current: 'k1' };
+    const store = await openIndexedDbStore('moved', { indexedDB, encryption });
+    const [a, b, c] = [secret(), secret(), secret()];
+    for (const r of [a, b, c]) await store.put(r, { dialogId: 'alice' });
+    store.close();
+    await rewrite(indexedDB, 'moved', (record) => {
+      if (record.execution_id === a.metadata.execution_id) return { ...record, dialog_id: 'mallory' };
+      if (record.execution_id === b.metadata.execution_id) return { ...record, tool_name: 'grep' };
+      return undefined;
+    });
+    const reopened = await openIndexedDbStore('moved', { indexedDB, encryption });
+    assert.deepEqual(
+      reopened.openReport.skipped,
+      [a, b].map((r) => ({ execution_id: r.metadata.execution_id, tool_call_id: r.input.tool_call_id, key_id: 'k1', code: 'decryption_failed' })),
+    );
+    assert.deepEqual(reopened.openReport.quarantined, [], 'left as it is');
+    const mallory = reopened.listDialog('mallory');
+    assert.deepEqual([...mallory], []);
+    assert.deepEqual(
+      mallory.skipped.map((r) => r.tool_call_id),
+      [a.input.tool_call_id],
+    );
+    assert.throws(() => reopened.getByToolCallId(a.input.tool_call_id), isCode('decryption_failed'));
+    assert.throws(
+      () => reopened.get(b.metadata.execution_id),
+      (e) => isCode('decryption_failed')(e) && /tool_name/.test(e.message),
+    );
+    assert.deepEqual(
+      reopened.listDialog('alice').map((m) => m.execution_id),
+      [c.metadata.execution_id],
+    );
+    reopened.close();
+    assert.equal((await rawRecords(indexedDB, 'moved')).length, 3, 'nothing deleted');
+  });
+
+  test('unknown options are refused before the database is opened; rewrap without encryption names /encryption', async () => {
+    const indexedDB = new IDBFactory();
+    const refused = (at, hint) => (e) => isCode('invalid_options')(e) && e.issues.length === 1 && e.issues[0].path === at && e.message.includes(hint);
+    await assert.rejects(openIndexedDbStore('opts', { indexedDB, encrypton: { keys: { k1 }, current: 'k1' } }), refused('/encrypton', 'encrypton'));
+    await assert.rejects(openIndexedDbStore('opts', { indexedDB, indexedDb: indexedDB }), refused('/indexedDb', 'indexedDb'));
+    await assert.rejects(openIndexedDbStore('opts', null), refused('', 'options object'));
+    assert.deepEqual(await indexedDB.databases(), [], 'no database was created');
+    const clear = await openIndexedDbStore('opts', { indexedDB, retention: { maxCount: 3 }, now: Date.now, screen: 'off' });
+    await assert.rejects(clear.rewrap(), refused('/encryption', 'encryption'));
+    clear.close();
+  });
 }

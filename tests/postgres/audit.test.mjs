@@ -210,3 +210,52 @@ test('PostgresResultStore with audit: stored (with the row sha256) and evicted, 
   await store.close();
   await log.close();
 });
+
+test("a PostgresAuditLog on the store's pool appends inside the write's transaction: a result and its entry commit together or not at all", async () => {
+  const schema = freshSchema();
+  const pool = new pg.Pool({ ...server.connection, max: 4 });
+  pool.on('error', () => {});
+  const log = await PostgresAuditLog.open({ pool, schema });
+  const store = await PostgresResultStore.open({ pool, schema, listen: false, audit: log, retention: { maxCount: 3 } });
+  const make = (id) => createSuccess({ input: { tool_name: 'ls', parameters: { path: id }, tool_call_id: id }, output: [id] });
+  await store.put(make('s1'), { dialogId: 'd1' });
+  await store.putMany(['s2', 's3', 's4'].map(make), { dialogId: 'd1' });
+  assert.deepEqual(
+    (await collect(log.entries())).map((e) => `${e.seq} ${e.action} ${e.tool_call_id}`),
+    ['1 stored s1', '2 stored s2', '3 stored s3', '4 stored s4', '5 evicted s1'],
+  );
+
+  // The log cannot append (its head row is gone): the put fails and nothing of it is stored.
+  await admin.query(`DELETE FROM "${schema}".toolresult_audit_head`);
+  const lost = make('s5');
+  await assert.rejects(store.put(lost, { dialogId: 'd1' }), { code: 'corrupt_audit_log' });
+  assert.equal(await store.get(lost.metadata.execution_id), undefined, 'no result without its entry');
+  assert.equal(await store.size(), 3, 'and retention evicted nothing for it');
+  await admin.query(
+    `INSERT INTO "${schema}".toolresult_audit_head (one, seq, hash) SELECT true, seq, hash FROM "${schema}".toolresult_audit ORDER BY seq DESC LIMIT 1`,
+  );
+  await store.put(lost, { dialogId: 'd1' });
+  assert.equal((await verifyAuditLog(log)).ok, true);
+
+  // Every stored execution id has its `stored` entry, and every evicted one its `evicted` entry.
+  const entries = await collect(log.entries());
+  const ids = async (table) => (await admin.query(`SELECT execution_id FROM "${schema}".${table} ORDER BY 1`)).rows.map((r) => r.execution_id);
+  const stored = new Set(entries.filter((e) => e.action === 'stored').map((e) => e.execution_id));
+  const evicted = new Set(entries.filter((e) => e.action === 'evicted').map((e) => e.execution_id));
+  for (const id of await ids('toolresult_results')) assert.ok(stored.has(id), id);
+  assert.deepEqual([...evicted].sort(), await ids('toolresult_evictions'));
+  assert.equal(entries.at(-1).action, 'evicted');
+
+  // A log on another pool (the same database, but the store cannot know it) appends after COMMIT, as before.
+  const apart = await PostgresAuditLog.open({ connection: server.connection, schema });
+  const other = await PostgresResultStore.open({ pool, schema, listen: false, audit: apart });
+  await admin.query(`DELETE FROM "${schema}".toolresult_audit_head`);
+  const late = make('s6');
+  await assert.rejects(other.put(late, { dialogId: 'd1' }), { code: 'audit_failed' });
+  assert.deepEqual(await other.get(late.metadata.execution_id), late, 'stored; its entry is what failed');
+  await other.close();
+  await apart.close();
+  await store.close();
+  await log.close();
+  await pool.end();
+});

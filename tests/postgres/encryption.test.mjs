@@ -91,6 +91,19 @@ test('the option is checked before any connection is made', async () => {
   }
 });
 
+test('unknown options are refused before any connection is made', async () => {
+  const refused = (at, hint) => isCode('invalid_options', (e) => e.issues.length === 1 && e.issues[0].path === at && e.message.includes(hint));
+  // Port 1: a connection attempt would fail differently.
+  const nowhere = { host: '127.0.0.1', port: 1 };
+  await assert.rejects(
+    PostgresResultStore.open({ connection: nowhere, encrypton: { keys: { k1 }, current: 'k1' } }),
+    refused('/encrypton', 'did you mean encryption?'),
+  );
+  await assert.rejects(PostgresResultStore.open({ connection: nowhere, listen: false, retension: {} }), refused('/retension', 'retension'));
+  await assert.rejects(PostgresResultStore.open({ connection: nowhere, dialog_id: 'd' }), refused('/dialog_id', 'dialog_id'));
+  await assert.rejects(PostgresResultStore.open(null), refused('', 'options object'));
+});
+
 test('no column of any table holds what the tool or its caller gave; every read round-trips; other nodes decrypt their events', async () => {
   const schema = freshSchema();
   const encryption = { keys: { k1 }, current: 'k1' };
@@ -168,7 +181,7 @@ test('a key not given, a wrong key, no encryption at all: typed errors, lists sa
   assert.deepEqual([...history], []);
   assert.deepEqual(
     history.skipped,
-    [b, a].map((r) => ({ execution_id: r.metadata.execution_id, key_id: 'k1', code: 'key_unavailable' })),
+    [b, a].map((r) => ({ execution_id: r.metadata.execution_id, tool_call_id: r.input.tool_call_id, key_id: 'k1', code: 'key_unavailable' })),
   );
   assert.deepEqual(
     (await without.listDialog('d')).skipped.map((r) => r.code),
@@ -272,7 +285,10 @@ test('rotation: clear rows and k1 rows read under k2, rewrap moves every row und
   assert.match((await only.listDialog('d'))[0].summary, new RegExp(`^Read file: /srv/${CANARY}/`), "a clear row's summary, encrypted and back");
   await only.close();
   const without = await open(schema, undefined);
-  await assert.rejects(without.rewrap(), isCode('invalid_options'));
+  await assert.rejects(
+    without.rewrap(),
+    isCode('invalid_options', (e) => e.issues[0].path === '/encryption'),
+  );
   await without.close();
 });
 
@@ -331,4 +347,81 @@ const [connection, schema, a, b] = process.argv.slice(2);
   assert.equal(all.length, count);
   assert.deepEqual(all.skipped, []);
   await only.close();
+});
+
+test('a row moved to another dialog or id, or filed under another tool or status, fails for that row only', async () => {
+  const schema = freshSchema();
+  const store = await open(schema, { keys: { k1 }, current: 'k1' });
+  const results = [secret(), secret(), secret(), secret()];
+  await store.putMany(results, { dialogId: 'alice' });
+  const [a, b, c, d] = results.map((r) => r.metadata.execution_id);
+  const t = `"${schema}".toolresult_results`;
+  await admin.query(`UPDATE ${t} SET dialog_id = 'mallory' WHERE execution_id = $1`, [a]);
+  await admin.query(`UPDATE ${t} SET tool_name = 'grep' WHERE execution_id = $1`, [b]);
+  await admin.query(`UPDATE ${t} SET status = 'failed' WHERE execution_id = $1`, [c]);
+
+  await assert.rejects(store.get(a), isCode('decryption_failed'));
+  await assert.rejects(store.getByToolCallId(results[0].input.tool_call_id), isCode('decryption_failed'));
+  await assert.rejects(store.meta(a), isCode('decryption_failed'), 'its summary is bound to its dialog too');
+  const mallory = await store.listDialog('mallory');
+  assert.deepEqual([...mallory], [], 'never served to the other dialog');
+  assert.deepEqual(mallory.skipped, [{ execution_id: a, tool_call_id: results[0].input.tool_call_id, key_id: 'k1', code: 'decryption_failed' }]);
+  await assert.rejects(
+    store.get(b),
+    isCode('decryption_failed', (e) => /tool_name/.test(e.message)),
+  );
+  await assert.rejects(
+    store.get(c),
+    isCode('decryption_failed', (e) => /status/.test(e.message)),
+  );
+  await assert.rejects(store.meta(c), isCode('decryption_failed'), 'listDialog and meta check the clear status against the sealed one');
+  const alice = await store.listDialog('alice');
+  assert.deepEqual(
+    alice.map((m) => m.execution_id),
+    [d],
+  );
+  assert.deepEqual(alice.skipped.map((r) => r.execution_id).sort(), [b, c].sort());
+  assert.deepEqual(
+    (await store.history('grep')).skipped.map((r) => [r.execution_id, r.code]),
+    [[b, 'decryption_failed']],
+  );
+  assert.deepEqual(await store.get(d), results[3]);
+  // Put back, each reads again: nothing was lost or moved.
+  await admin.query(`UPDATE ${t} SET dialog_id = 'alice', tool_name = 'read_file', status = 'success' WHERE execution_id = ANY($1)`, [[a, b, c]]);
+  for (const r of results) assert.deepEqual(await store.get(r.metadata.execution_id), r);
+  await store.close();
+});
+
+test('rewrap clears the summary and preview of rows evicted before encryption was on; an encrypted store copies none into the log', async () => {
+  const schema = freshSchema();
+  const clear = await open(schema, undefined, { retention: { maxCount: 1 } });
+  const early = [secret(), secret(), secret()];
+  for (const r of early) await clear.put(r, { dialogId: 'd', summary: `summary ${CANARY}` });
+  await clear.close();
+  const evictions = async () => (await admin.query(`SELECT t::text AS row FROM "${schema}".toolresult_evictions t ORDER BY id`)).rows.map((r) => r.row);
+  assert.equal((await evictions()).length, 2);
+  assert.ok(
+    (await evictions()).every((row) => row.includes(CANARY)),
+    'the evictions log holds their clear summaries so far',
+  );
+
+  const store = await open(schema, { keys: { k1 }, current: 'k1' }, { retention: { maxCount: 1 } });
+  // The clear row left is evicted by an encrypted store: its summary is not copied.
+  await store.put(secret(), { dialogId: 'd' });
+  assert.equal((await evictions()).length, 3);
+  assert.equal((await evictions())[2].includes(CANARY), false);
+  assert.ok(
+    (await evictions()).slice(0, 2).every((row) => row.includes(CANARY)),
+    'rows evicted before encryption was on still hold theirs',
+  );
+  assert.equal(await store.rewrap(), 0, 'every row held is encrypted already');
+  for (const { table, row } of await everyRow(schema)) assert.equal(row.includes(CANARY), false, `${table}: ${row.slice(0, 200)}`);
+  const { rows } = await admin.query(`SELECT execution_id, tool_name, reason, summary, preview FROM "${schema}".toolresult_evictions ORDER BY id`);
+  assert.deepEqual(
+    rows.map((r) => [r.execution_id, r.tool_name, r.reason, r.summary, r.preview]),
+    early.map((r) => [r.metadata.execution_id, 'read_file', 'max_count', null, null]),
+    'what retention and metrics need stays',
+  );
+  assert.equal((await store.metrics()).evicted, 3);
+  await store.close();
 });

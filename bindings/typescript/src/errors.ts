@@ -223,3 +223,45 @@ export function refuseSnakeCaseOptions(options: unknown, where: string, renamed:
     }
   }
 }
+
+/** Edit distance of two short strings, to suggest the option a misspelt key meant. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * Refuses an options argument that is not a plain options object, and every
+ * key in it that `where` does not take (`invalid_options`, one issue per key
+ * at its JSON Pointer under `path`): a misspelt option (`encrypton`) would
+ * otherwise be ignored, and the store would run without it. A snake_case
+ * spelling of a known option, or a near miss, is named in the message.
+ * `undefined` passes (the defaults apply).
+ */
+export function refuseUnknownOptions(options: unknown, known: readonly string[], where: string, path = ''): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    const got = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options;
+    const message = `${where} takes an options object (${known.join(', ')}), not ${got}`;
+    throw new ToolResultError('invalid_options', message, [{ path, code: 'invalid_options', message }]);
+  }
+  const issues: Issue[] = [];
+  const names: string[] = [];
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    names.push(quoteText(key, '`'));
+    const camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    const near =
+      known.find((k) => k === camel) ??
+      (key.length <= 40 ? known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= Math.min(2, Math.floor(k.length / 3))) : undefined);
+    const hint = near === undefined ? `it takes ${known.join(', ')}` : `did you mean ${near}?`;
+    const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    issues.push({ path: at, code: 'invalid_options', message: `unknown option ${quoteText(key, '`')}: ${hint}` });
+  }
+  if (issues.length) throw new ToolResultError('invalid_options', `${where}: unknown option${names.length > 1 ? 's' : ''} ${names.join(', ')}`, issues);
+}

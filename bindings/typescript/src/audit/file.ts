@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
-import { ToolResultError, quoteText } from '../errors.js';
+import { ToolResultError, quoteText, refuseUnknownOptions } from '../errors.js';
 import {
   type AuditCheckpoint,
   type AuditEntry,
@@ -160,13 +160,7 @@ export class FileAuditLog implements SyncAuditLog {
    */
   static open(file: string, options: FileAuditLogOptions = {}): FileAuditLog {
     if (typeof file !== 'string' || file === '') throw new ToolResultError('invalid_options', 'FileAuditLog.open(file): file is a path');
-    if (options === null || typeof options !== 'object') throw new ToolResultError('invalid_options', 'options must be an object');
-    for (const key of Object.keys(options)) {
-      if (key !== 'now') {
-        const message = `unknown option ${quoteText(key, '`')}: FileAuditLog.open takes now`;
-        throw new ToolResultError('invalid_options', message, [{ path: `/${key}`, code: 'invalid_options', message }]);
-      }
-    }
+    refuseUnknownOptions(options, ['now'], 'FileAuditLog.open');
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw new ToolResultError('invalid_options', 'now must be a function', [{ path: '/now', code: 'invalid_options', message: 'now must be a function' }]);
     }

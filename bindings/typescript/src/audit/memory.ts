@@ -1,6 +1,6 @@
 // The audit log in memory: for tests, for the browser, and for a process
 // that ships its entries elsewhere (they are lost with the process).
-import { ToolResultError, quoteText } from '../errors.js';
+import { ToolResultError, quoteText, refuseUnknownOptions } from '../errors.js';
 import { type AuditCheckpoint, type AuditEntry, type AuditRecord, type SyncAuditLog, chainAuditEntry, checkAuditRecord, signAuditCheckpoint } from './log.js';
 
 /** Options of `new MemoryAuditLog()`. */
@@ -29,13 +29,7 @@ export class MemoryAuditLog implements SyncAuditLog {
   readonly #now: () => number;
 
   constructor(options: MemoryAuditLogOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new ToolResultError('invalid_options', 'options must be an object');
-    for (const key of Object.keys(options)) {
-      if (key !== 'now') {
-        const message = `unknown option ${quoteText(key, '`')}: MemoryAuditLog takes now`;
-        throw new ToolResultError('invalid_options', message, [{ path: `/${key}`, code: 'invalid_options', message }]);
-      }
-    }
+    refuseUnknownOptions(options, ['now'], 'new MemoryAuditLog');
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw new ToolResultError('invalid_options', 'now must be a function returning ms since the epoch', [
         { path: '/now', code: 'invalid_options', message: 'now must be a function' },

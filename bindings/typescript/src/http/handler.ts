@@ -24,8 +24,11 @@ type MaybePromise<T> = T | Promise<T>;
  * `PostgresResultStore` asynchronously).
  */
 export interface ToolResultsSource {
-  /** Metadata of a dialog's results, in the order they were stored. */
-  listDialog(dialogId: string): MaybePromise<StoredMeta[]>;
+  /**
+   * Metadata of a dialog's results, in the order they were stored; with
+   * `skipped` (the persistent stores' listings), the records it left out.
+   */
+  listDialog(dialogId: string): MaybePromise<StoredMeta[] & { readonly skipped?: readonly ToolResultsSkipped[] }>;
   getByToolCallId(toolCallId: string): MaybePromise<ToolResult | undefined>;
   meta(executionId: string): MaybePromise<StoredMeta | undefined>;
 }
@@ -63,7 +66,11 @@ export interface ToolResultsHandlerOptions {
   maxLimit?: number;
   /** `Cache-Control` of successful answers (`private, no-cache`: revalidated with the ETag). */
   cacheControl?: string;
-  /** Called with what made an answer a 500 (the answer itself says only "internal error"); default `console.error`. */
+  /**
+   * Called with what made an answer a 500 (the answer itself says only
+   * "internal error", or for a result the store cannot read, the store's
+   * code); default `console.error`.
+   */
   onError?: (error: unknown, request: Request) => void;
   /**
    * An audit log: a `listed` entry for every listing served and a `read`
@@ -74,13 +81,39 @@ export interface ToolResultsHandlerOptions {
   audit?: AuditLog;
 }
 
+/** A record of the dialog the store holds but could not read (docs/guide/storage.md, "Encryption at rest"). */
+export interface ToolResultsSkipped {
+  execution_id: string;
+  tool_call_id?: string;
+  /** Why: `key_unavailable`, `decryption_failed`, `encryption_required` (or `corrupt_row`). */
+  code: string;
+}
+
 /** One page of a dialog's results, newest first. */
 export interface ToolResultsPage {
   dialog_id: string;
   items: StoredMeta[];
   /** Pass as `cursor` for the next page; null on the last one. */
   next_cursor: string | null;
+  /** On every page: the dialog's records the store could not read, so left out of `items` (empty when none). */
+  skipped: ToolResultsSkipped[];
 }
+
+/**
+ * A result the store holds but cannot read: the problem's code is the
+ * store's, the detail says what it means without naming keys or files. A
+ * 500: the request is valid and the result exists; only the server (its
+ * keys, its storage) can make it readable again.
+ */
+const UNREADABLE: Record<string, string> = {
+  key_unavailable: 'this result is stored under an encryption key the server was not given; it cannot be served',
+  decryption_failed: 'this result is stored but failed its integrity check (changed or moved); it is not served',
+  encryption_required: 'this result is stored encrypted, and the server reads the store without its keys',
+};
+const unreadableCode = (e: unknown): string | undefined => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && Object.hasOwn(UNREADABLE, code) ? code : undefined;
+};
 
 /** Responses of requests no route matched: `toNodeListener` passes those on to `next` (Express). */
 export const unrouted: WeakSet<Response> = new WeakSet();
@@ -336,17 +369,40 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
       nextUrl.searchParams.set('cursor', next);
       headers.link = `<${nextUrl.pathname}${nextUrl.search}>; rel="next"`;
     }
-    const page: ToolResultsPage = { dialog_id: dialogId, items, next_cursor: next };
+    // The store's own skipped records, without their key ids (the server's business, not the reader's).
+    const skipped = (stored.skipped ?? []).map((r) => ({
+      execution_id: r.execution_id,
+      ...(r.tool_call_id === undefined ? {} : { tool_call_id: r.tool_call_id }),
+      code: r.code,
+    }));
+    const page: ToolResultsPage = { dialog_id: dialogId, items, next_cursor: next, skipped };
     await record(['listed', { dialog_id: dialogId }, actor]);
     return json(request, JSON.stringify(page), headers);
   }
 
+  /** Whether the dialog's listing names this tool call, read or skipped. */
+  async function listsCall(dialogId: string, toolCallId: string): Promise<boolean> {
+    const listed = await store.listDialog(dialogId);
+    return listed.some((m) => m.tool_call_id === toolCallId) || (listed.skipped ?? []).some((r) => r.tool_call_id === toolCallId);
+  }
+
   async function one(request: Request, dialogId: string, toolCallId: string, actor: string | undefined): Promise<Response> {
     const missing = () => problem(404, 'not_found', 'no such tool result in this dialog');
-    const result = await store.getByToolCallId(toolCallId);
+    let result: ToolResult | undefined;
+    let meta: StoredMeta | undefined;
+    try {
+      result = await store.getByToolCallId(toolCallId);
+      // A tool call id is unique in a store, but the URL names the dialog too: another dialog's result is not here.
+      if (result) meta = await store.meta(result.metadata.execution_id);
+    } catch (e) {
+      const code = unreadableCode(e);
+      if (code === undefined) throw e;
+      // Said only of this dialog's records: another dialog's unreadable record is not found here, as a readable one is not.
+      if (!(await listsCall(dialogId, toolCallId))) return missing();
+      onError(e, request);
+      return problem(500, code, UNREADABLE[code]);
+    }
     if (!result) return missing();
-    // A tool call id is unique in a store, but the URL names the dialog too: another dialog's result is not here.
-    const meta = await store.meta(result.metadata.execution_id);
     if (!meta || (meta.dialog_id ?? '') !== dialogId) return missing();
     const body = JSON.stringify(result);
     const sha = sha256Hex(body);

@@ -2,8 +2,9 @@
 // (docs/guide/storage.md, "Encryption at rest"): AES-256-GCM through
 // WebCrypto (`globalThis.crypto.subtle`), the one code path for Node,
 // browsers, Deno, Bun and workerd. Each record gets a fresh random 96-bit
-// nonce; the record's context (its execution id, or the bus's stream) is the
-// associated data, so ciphertext moved to another record fails to decrypt.
+// nonce; the record's context (its execution id, tool_call_id and dialog, or
+// the bus's stream) and the key's id are the associated data, so ciphertext
+// moved to another record, another dialog or another key id fails to decrypt.
 import { ToolResultError, quoteText } from '../errors.js';
 import type { Issue } from '../generated/types.js';
 
@@ -25,6 +26,8 @@ export type SkippedCode = 'key_unavailable' | 'decryption_failed' | 'encryption_
 /** A record a read left out, and why (it stays stored as it is). */
 export interface SkippedRecord {
   execution_id: string;
+  /** Its tool_call_id, as the store files it (its clear field: a record that fails authentication may have had it changed). */
+  tool_call_id?: string;
   /** The key the record is encrypted under (absent for a clear record). */
   key_id?: string;
   code: SkippedCode;
@@ -57,10 +60,25 @@ const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** The associated data of a stored result: its execution id (under a label, so a result's ciphertext is never taken for another kind of record's). */
-export const resultContext = (executionId: string): string => `toolresult/result:${executionId}`;
+/**
+ * The ids a stored record's ciphertext is bound to: the ids the store finds
+ * and lists it by (its clear fields, file path or columns), so a record
+ * moved or copied under other ids, or into another dialog, fails to decrypt.
+ */
+export interface RecordIds {
+  execution_id: string;
+  /** The result's tool_call_id, or its execution id when it has none (as the stores file it). */
+  tool_call_id: string;
+  /** The dialog it is stored under; absent or null for none. */
+  dialog_id?: string | null;
+}
+
+// A JSON array: no two different sets of ids give the same text.
+const idsText = (r: RecordIds) => JSON.stringify([r.execution_id, r.tool_call_id, r.dialog_id ?? null]);
+/** The associated data of a stored result: its ids (under a label, so a result's ciphertext is never taken for another kind of record's). */
+export const resultContext = (r: RecordIds): string => `toolresult/result:${idsText(r)}`;
 /** The associated data of a stored result's summary and preview (PostgreSQL's `sealed_meta`). */
-export const metaContext = (executionId: string): string => `toolresult/meta:${executionId}`;
+export const metaContext = (r: RecordIds): string => `toolresult/meta:${idsText(r)}`;
 /** The associated data of a bus message: its Pub/Sub channel or stream. */
 export const busContext = (channel: string): string => `toolresult/bus:${channel}`;
 
@@ -168,13 +186,14 @@ export class Keyring {
     return key;
   }
 
-  /** Encrypts `plaintext` under the current key with a fresh nonce, bound to `context`. */
+  /** Encrypts `plaintext` under the current key with a fresh nonce, bound to `context` and the key's id. */
   async seal(plaintext: Uint8Array | string, context: string): Promise<Sealed> {
     const s = subtle();
     const key = await this.#key(this.current);
     const nonce = globalThis.crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
     const data = typeof plaintext === 'string' ? utf8.encode(plaintext) : plaintext;
-    const ciphertext = new Uint8Array(await s.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: utf8.encode(context), tagLength: 128 }, key, view(data)));
+    const additionalData = associatedData(this.current, context);
+    const ciphertext = new Uint8Array(await s.encrypt({ name: 'AES-GCM', iv: nonce, additionalData, tagLength: 128 }, key, view(data)));
     return { key_id: this.current, nonce, ciphertext };
   }
 
@@ -188,7 +207,7 @@ export class Keyring {
     if (sealed.nonce.byteLength !== NONCE_BYTES || sealed.ciphertext.byteLength < TAG_BYTES) throw decryptionFailed(what, sealed.key_id);
     const key = await this.#key(sealed.key_id);
     try {
-      const aad = utf8.encode(context);
+      const aad = associatedData(sealed.key_id, context);
       return new Uint8Array(
         await subtle().decrypt({ name: 'AES-GCM', iv: view(sealed.nonce), additionalData: aad, tagLength: 128 }, key, view(sealed.ciphertext)),
       );
@@ -196,6 +215,46 @@ export class Keyring {
       throw decryptionFailed(what, sealed.key_id);
     }
   }
+}
+
+/**
+ * The associated data of a record: its key id and its context, as a JSON
+ * array (unambiguous whatever the context holds). The key id is in it so
+ * that a record's clear `key_id` cannot be changed to name another key.
+ */
+function associatedData(keyId: string, context: string): Uint8Array<ArrayBuffer> {
+  return view(utf8.encode(JSON.stringify([keyId, context])));
+}
+
+/**
+ * What in a decrypted result disagrees with the clear fields the store keeps
+ * beside it (`undefined`: nothing). The ids are in the associated data, so
+ * only a writer holding the key could make them differ; tool name and status
+ * are not, and a changed one would misfile the result in `history`.
+ */
+export function clearFieldMismatch(
+  result: { metadata?: { execution_id?: unknown }; input?: { tool_call_id?: unknown; tool_name?: unknown }; status?: unknown },
+  clear: { execution_id?: unknown; tool_call_id?: unknown; tool_name?: unknown; status?: unknown },
+): string | undefined {
+  const executionId = result.metadata?.execution_id;
+  const own: Record<string, unknown> = {
+    execution_id: executionId,
+    tool_call_id: result.input?.tool_call_id ?? executionId,
+    tool_name: result.input?.tool_name,
+    status: result.status,
+  };
+  for (const field of ['execution_id', 'tool_call_id', 'tool_name', 'status'] as const) {
+    if (clear[field] !== undefined && clear[field] !== own[field]) return field;
+  }
+  return undefined;
+}
+
+/** `decryption_failed` for a record that decrypts but whose clear `field` says otherwise than its content. */
+export function clearFieldChanged(what: string, keyId: string, field: string): ToolResultError {
+  return new ToolResultError(
+    'decryption_failed',
+    `${what} decrypts under key ${quoteText(keyId, '"')}, but its clear ${field} is not the one it was written with: it is not returned`,
+  );
 }
 
 /** `key_unavailable`: the record's key is not among those given. */
@@ -229,6 +288,14 @@ export function unreadableConflict(record: SkippedRecord & { tool_call_id?: stri
     record.code === 'corrupt_row' ? 'corrupt_store' : record.code,
     `execution ${record.execution_id} (tool_call_id ${record.tool_call_id ?? '?'}) is stored but cannot be read here (${record.code}${key}): it may be this result or another, so nothing is written`,
   );
+}
+
+/** `rewrap()` on a store opened without `encryption`: there is no current key to re-encrypt under. */
+export function rewrapNeedsEncryption(who: string): ToolResultError {
+  const message = `${who}.rewrap() re-encrypts under the current key: open the store with the \`encryption\` option`;
+  return new ToolResultError('invalid_options', message, [
+    { path: '/encryption', code: 'invalid_options', message: 'the store was opened without encryption, which rewrap() needs' },
+  ]);
 }
 
 /** The error of a `rewrap` that re-encrypted `done` records and could not read those `left` (they keep their keys). */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { validateToolResult } from '../api.js';
 import { sha256Hex } from '../bound.js';
-import { ToolResultError, quoteText, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, quoteText, refuseSnakeCaseOptions, refuseUnknownOptions } from '../errors.js';
 import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from '../generated/types.js';
 import { SAFE_ID } from '../ids.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
@@ -17,12 +17,15 @@ import {
   type EncryptionOptions,
   Keyring,
   type SkippedRecord,
+  clearFieldChanged,
+  clearFieldMismatch,
   encryptionRequired,
   parseSealedJson,
   resultContext,
   sealedJson,
   skippedCode,
   rewrapIncomplete,
+  rewrapNeedsEncryption,
   unreadableConflict,
 } from './encryption.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
@@ -64,8 +67,19 @@ function sealedMeta(meta: StoredMeta, sha256: string, keyId: string): SealedFile
   return { ...clear, sha256, key_id: keyId };
 }
 
+/** Whether an encrypted result's meta file holds exactly the clear fields expected. */
+function sameFields(meta: object, expected: object): boolean {
+  const a = meta as Record<string, unknown>;
+  const b = expected as Record<string, unknown>;
+  const keys = Object.keys(b);
+  return Object.keys(a).length === keys.length && keys.every((k) => a[k] === b[k]);
+}
+
 /** Whether a file holds a sealed record (`parseSealedJson` reads it); clear results never start so. */
 const isSealedFile = (bytes: Buffer) => bytes.subarray(0, 10).toString('latin1') === '{"sealed":';
+
+/** What `FileResultStore.open` takes; any other key is refused. */
+const FILE_STORE_OPTIONS = ['retention', 'now', 'audit', 'encryption', 'screen', 'screenOptions'] as const;
 
 type Step = Generator<Promise<unknown>, void, unknown>;
 
@@ -182,7 +196,9 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     root: string,
     options: { retention?: RetentionPolicy; now?: () => number; audit?: SyncAuditLog; encryption?: EncryptionOptions } & StoreScreenOptions = {},
   ): FileResultStore | Promise<FileResultStore<true>> {
-    if (options.encryption !== undefined) return FileResultStore.#openEncrypted(root, options);
+    // With `encryption` the answer is a promise, so every refusal is a rejection.
+    if (options?.encryption !== undefined) return FileResultStore.#openEncrypted(root, options);
+    refuseUnknownOptions(options, FILE_STORE_OPTIONS, 'FileResultStore.open');
     const audit = auditOption(options.audit, 'FileResultStore', true);
     return new FileResultStore(root, options.retention, options.now, { screen: options.screen, screenOptions: options.screenOptions }, audit);
   }
@@ -191,6 +207,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     root: string,
     options: { retention?: RetentionPolicy; now?: () => number; audit?: SyncAuditLog; encryption?: EncryptionOptions } & StoreScreenOptions,
   ): Promise<FileResultStore<true>> {
+    refuseUnknownOptions(options, FILE_STORE_OPTIONS, 'FileResultStore.open');
     const keyring = Keyring.from(options.encryption);
     const audit = auditOption(options.audit, 'FileResultStore', true);
     const screen = { screen: options.screen, screenOptions: options.screenOptions };
@@ -255,6 +272,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     // The result's JSON: the file, or what it decrypts to.
     let plain: Uint8Array = bytes;
     let keyId: string | null = null;
+    let envelope: Record<string, unknown> = {};
     if (isSealedFile(bytes)) {
       const sealed = parseSealedJson(bytes.toString('utf8'));
       // Without keys, an encrypted file (readable or not) stops the open before anything is moved.
@@ -267,7 +285,9 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
       }
       const keyring = this.#keyring;
       const what = `the result of execution ${executionId} (${file})`;
-      const opened = (yield keyring.open(sealed.sealed, resultContext(executionId), what).then(
+      // The file's place (dialog folder, file name) is bound in: a file moved or copied elsewhere fails.
+      const context = resultContext({ execution_id: executionId, tool_call_id: id, dialog_id: dialogId });
+      const opened = (yield keyring.open(sealed.sealed, context, what).then(
         (bytes) => ({ ok: true as const, bytes }),
         (error: unknown) => ({ ok: false as const, error }),
       )) as { ok: true; bytes: Uint8Array } | { ok: false; error: unknown };
@@ -276,16 +296,18 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
         if (!code) throw opened.error;
         // Left as it is: a key given later reads it (nothing is deleted or quarantined).
         const toolName = typeof sealed.clear.tool_name === 'string' ? sealed.clear.tool_name : undefined;
-        const record = { execution_id: executionId, key_id: sealed.sealed.key_id, code };
-        // Its clear fields are unauthenticated: one naming a result read already does not hide it.
-        if (!this.index.meta(executionId)) {
-          this.markUnreadable({ ...record, tool_call_id: id, tool_name: toolName, dialog_id: dialogId }, opened.error as ToolResultError);
-        }
-        report.skipped?.push(record);
+        this.#skip(
+          report,
+          { execution_id: executionId, tool_call_id: id, key_id: sealed.sealed.key_id, code },
+          toolName,
+          dialogId,
+          opened.error as ToolResultError,
+        );
         return;
       }
       plain = opened.bytes;
       keyId = sealed.sealed.key_id;
+      envelope = sealed.clear;
     }
     const verdict = validateToolResult(plain);
     if (!verdict.ok) {
@@ -296,6 +318,17 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     }
     const result = verdict.value;
     const callId = result.input.tool_call_id ?? result.metadata.execution_id;
+    if (keyId !== null) {
+      // It decrypted, so its ids are the file's; the envelope's clear tool name is not authenticated.
+      const { execution_id, tool_name } = envelope;
+      const field = clearFieldMismatch(result, { execution_id, tool_call_id: id, tool_name });
+      if (field) {
+        const error = clearFieldChanged(`the result of execution ${String(execution_id)} (${file})`, keyId, field);
+        const record = { execution_id: String(execution_id), tool_call_id: id, key_id: keyId, code: 'decryption_failed' as const };
+        this.#skip(report, record, typeof tool_name === 'string' ? tool_name : undefined, dialogId, error);
+        return;
+      }
+    }
     if (callId !== id) {
       this.#quarantine(report, file, `foreign file: it holds tool_call_id ${callId}, not ${id}`);
       if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
@@ -323,7 +356,13 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
       } catch {
         meta = undefined;
       }
-      if (meta?.sha256 !== sha256 || meta.execution_id !== executionId || (meta as Partial<SealedFileMeta>).key_id !== (keyId ?? undefined)) {
+      const stale =
+        meta?.sha256 !== sha256 ||
+        meta.execution_id !== executionId ||
+        (meta as Partial<SealedFileMeta>).key_id !== (keyId ?? undefined) ||
+        // An encrypted result's meta holds only fields derived from it: one that says otherwise (a changed status) is written again.
+        (keyId !== null && !sameFields(meta, sealedMeta(stored.meta, sha256, keyId)));
+      if (stale) {
         // An encrypted result's own meta gone stale (`rewrap` stopped between
         // its two files) is written again, not quarantined: the old one may
         // hold the clear summary and preview.
@@ -337,6 +376,13 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
       writeAtomic(metaFile, JSON.stringify(keyId === null ? ({ ...stored.meta, sha256 } satisfies FileMeta) : sealedMeta(stored.meta, sha256, keyId)));
       report.repaired.push(metaFile);
     }
+  }
+
+  /** Leaves a record this store could not read as it is, remembered as unreadable and reported as skipped. */
+  #skip(report: FileStoreOpenReport, record: SkippedRecord, toolName: string | undefined, dialogId: string, error: ToolResultError): void {
+    // Its clear fields are unauthenticated: one naming a result read already does not hide it.
+    if (!this.index.meta(record.execution_id)) this.markUnreadable({ ...record, tool_name: toolName, dialog_id: dialogId }, error);
+    report.skipped?.push(record);
   }
 
   #remove(e: Eviction): void {
@@ -412,7 +458,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     if (fs.existsSync(file)) {
       throw new ToolResultError('store_conflict', `${file} exists and is not in the index; it is never overwritten`);
     }
-    const sealed = await keyring.seal(JSON.stringify(value), resultContext(executionId));
+    const sealed = await keyring.seal(JSON.stringify(value), resultContext({ execution_id: executionId, tool_call_id: id, dialog_id: options.dialogId }));
     const text = sealedJson(sealed, { execution_id: executionId, tool_name: value.input.tool_name });
     writeAtomic(file, text);
     const report = this.index.put(value, { dialogId: options.dialogId, summary: options.summary });
@@ -436,18 +482,24 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
    */
   rewrap(options: { onRewrapped?: (record: { execution_id: string; from: string | null }) => void } = {}): Promise<number> {
     const keyring = this.#keyring;
-    if (!keyring) return Promise.reject(new ToolResultError('invalid_options', 'rewrap() needs a store opened with the `encryption` option'));
+    if (!keyring) return Promise.reject(rewrapNeedsEncryption('FileResultStore'));
+    try {
+      refuseUnknownOptions(options, ['onRewrapped'], 'rewrap');
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.#exclusive(async () => {
       let done = 0;
       for (const [executionId, record] of [...this.#records]) {
         if (record.keyId === keyring.current || !this.#records.has(executionId)) continue;
         const file = path.join(this.#dir(record.dialogId), `${record.id}.json`);
+        const context = resultContext({ execution_id: executionId, tool_call_id: record.id, dialog_id: record.dialogId });
         const bytes = fs.readFileSync(file);
         let plain: Uint8Array = bytes;
         if (isSealedFile(bytes)) {
           const sealed = parseSealedJson(bytes.toString('utf8'));
           if (!sealed?.ok) throw new ToolResultError('corrupt_store', `${file} is no longer a readable encrypted record`);
-          plain = await keyring.open(sealed.sealed, resultContext(executionId), `the result of execution ${executionId} (${file})`);
+          plain = await keyring.open(sealed.sealed, context, `the result of execution ${executionId} (${file})`);
         } else {
           const verdict = validateToolResult(bytes);
           if (!verdict.ok || verdict.value.metadata.execution_id !== executionId) {
@@ -455,7 +507,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
           }
         }
         const meta = this.index.meta(executionId) as StoredMeta;
-        const text = sealedJson(await keyring.seal(plain, resultContext(executionId)), { execution_id: executionId, tool_name: meta.tool_name });
+        const text = sealedJson(await keyring.seal(plain, context), { execution_id: executionId, tool_name: meta.tool_name });
         writeAtomic(file, text);
         writeAtomic(path.join(this.#dir(record.dialogId), `${record.id}.meta.json`), JSON.stringify(sealedMeta(meta, sha256Hex(text), keyring.current)));
         const from = record.keyId;
@@ -481,12 +533,20 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     checkId('tool_call_id', toolCallId);
     if (this.#keyring) {
       // Decrypting awaits: an encrypted store answers from its index, which holds what opening decrypted.
-      const found = super.getByToolCallId(toolCallId);
+      // A record it could not read throws its error in its own dialog only; in another it is not there.
+      if (this.unreadableRecord(undefined, toolCallId)?.dialog_id === dialogId) return super.getByToolCallId(toolCallId);
+      const found = this.index.getByToolCallId(toolCallId);
       return found && this.index.meta(found.metadata.execution_id)?.dialog_id === dialogId ? found : undefined;
     }
     const file = path.join(this.#dir(dialogId), `${toolCallId}.json`);
     if (!fs.existsSync(file)) return undefined;
-    const verdict = validateToolResult(fs.readFileSync(file));
+    const bytes = fs.readFileSync(file);
+    if (isSealedFile(bytes)) {
+      // Encrypted since this store opened (another process, with keys): not corrupt, and never returned as data.
+      const sealed = parseSealedJson(bytes.toString('utf8'));
+      throw encryptionRequired(`the result file ${file}`, sealed?.ok ? sealed.sealed.key_id : 'unknown');
+    }
+    const verdict = validateToolResult(bytes);
     if (!verdict.ok) throw new ToolResultError('corrupt_store', `${file} is no longer a valid ToolResult`, verdict.issues);
     return verdict.value;
   }

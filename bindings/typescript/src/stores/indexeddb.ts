@@ -6,19 +6,22 @@
 // A record that no longer validates is moved to the `quarantine` object store
 // with the reason, never dropped silently and never a crash.
 import { validateToolResult } from '../api.js';
-import { ToolResultError, briefText, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, briefText, refuseSnakeCaseOptions, refuseUnknownOptions } from '../errors.js';
 import type { Eviction, PutReport, RetentionPolicy, ToolResult } from '../generated/types.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
 import {
   type EncryptionOptions,
   Keyring,
   type SkippedRecord,
+  clearFieldChanged,
+  clearFieldMismatch,
   encryptionRequired,
   fromSealedBytes,
   resultContext,
   sealedBytes,
   skippedCode,
   rewrapIncomplete,
+  rewrapNeedsEncryption,
   unreadableConflict,
 } from './encryption.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
@@ -72,6 +75,10 @@ export type IndexedDbStoreOptions = {
   /** An audit log: a `stored` entry per result stored, an `evicted` one per eviction (docs/guide/storage.md, "Audit trail"). */
   audit?: AuditLog;
 } & StoreScreenOptions;
+
+/** The associated data of a record: the ids it is stored and listed under (a record given another dialog fails to decrypt). */
+const recordContext = (record: StoredRecord) =>
+  resultContext({ execution_id: record.execution_id, tool_call_id: record.tool_call_id as string, dialog_id: record.dialog_id });
 
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -145,6 +152,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
    */
   static async open(name: string, options: IndexedDbStoreOptions = {}): Promise<IndexedDbResultStore> {
     if (typeof name !== 'string' || name === '') throw new ToolResultError('invalid_options', 'openIndexedDbStore(name): name is a non-empty string');
+    refuseUnknownOptions(options, ['retention', 'now', 'indexedDB', 'encryption', 'audit', 'screen', 'screenOptions'], 'openIndexedDbStore');
     const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
     if (!factory) throw new ToolResultError('missing_dependency', 'IndexedDB is not available here (pass options.indexedDB, e.g. from fake-indexeddb)');
     const now = options.now ?? Date.now;
@@ -193,6 +201,14 @@ export class IndexedDbResultStore extends IndexBackedStore {
         bad.push({ record, reason: `not a valid ToolResult: ${first.path || '(root)'}: ${first.message} [${first.code}]` });
         continue;
       }
+      if (record.key_id !== undefined) {
+        // Its ids are bound to the ciphertext; its clear tool name is not, and `history` finds it by that.
+        const field = clearFieldMismatch(verdict.value, record);
+        if (field) {
+          this.#unreadable(record, report, clearFieldChanged(`the result of execution ${record.execution_id}`, record.key_id, field));
+          continue;
+        }
+      }
       if (verdict.value.metadata.execution_id !== record.execution_id) {
         bad.push({ record, reason: `foreign record: it holds execution_id ${verdict.value.metadata.execution_id}, not ${record.execution_id}` });
         continue;
@@ -227,23 +243,29 @@ export class IndexedDbResultStore extends IndexBackedStore {
     let plain: Uint8Array;
     try {
       if (!(record.sealed instanceof Uint8Array)) throw new ToolResultError('decryption_failed', `record ${record.execution_id} has no ciphertext`);
-      plain = await this.#keyring.open(
-        fromSealedBytes(keyId, record.sealed),
-        resultContext(record.execution_id),
-        `the result of execution ${record.execution_id}`,
-      );
+      plain = await this.#keyring.open(fromSealedBytes(keyId, record.sealed), recordContext(record), `the result of execution ${record.execution_id}`);
     } catch (e) {
-      const code = skippedCode(e);
-      if (!code) throw e;
-      const skipped = { execution_id: record.execution_id, key_id: keyId, code };
-      this.markUnreadable({ ...skipped, tool_call_id: record.tool_call_id, tool_name: record.tool_name, dialog_id: record.dialog_id }, e as ToolResultError);
-      report.skipped?.push(skipped);
+      if (!skippedCode(e)) throw e;
+      this.#unreadable(record, report, e as ToolResultError);
       return undefined;
     }
     const text = new TextDecoder().decode(plain);
     const cut = text.indexOf('\n');
     const summary = JSON.parse(text.slice(0, cut)) as string | null;
     return summary === null ? { json: text.slice(cut + 1) } : { json: text.slice(cut + 1), summary };
+  }
+
+  /** Leaves an encrypted record this store could not read as it is: remembered as unreadable, reported as skipped. */
+  #unreadable(record: StoredRecord, report: IndexedDbOpenReport, error: ToolResultError): void {
+    const code = skippedCode(error) ?? 'decryption_failed';
+    const skipped: SkippedRecord = {
+      execution_id: record.execution_id,
+      ...(typeof record.tool_call_id === 'string' ? { tool_call_id: record.tool_call_id } : {}),
+      key_id: record.key_id as string,
+      code,
+    };
+    this.markUnreadable({ ...skipped, tool_name: record.tool_name, dialog_id: record.dialog_id }, error);
+    report.skipped?.push(skipped);
   }
 
   /** The record of a result to add: clear, or encrypted under the current key. */
@@ -258,9 +280,9 @@ export class IndexedDbResultStore extends IndexBackedStore {
     }
     // The summary (JSON: a string, or null for none) on the first line; JSON text never holds a raw line break.
     const plain = `${JSON.stringify(options.summary ?? null)}\n${JSON.stringify(value)}`;
-    const sealed = await this.#keyring.seal(plain, resultContext(executionId));
     record.tool_call_id = value.input.tool_call_id ?? executionId;
     record.tool_name = value.input.tool_name;
+    const sealed = await this.#keyring.seal(plain, recordContext(record));
     record.key_id = sealed.key_id;
     record.sealed = sealedBytes(sealed);
     return record;
@@ -356,7 +378,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
   async rewrap(options: { onRewrapped?: (record: { execution_id: string; from: string | null }) => void } = {}): Promise<number> {
     this.#open();
     const keyring = this.#keyring;
-    if (!keyring) throw new ToolResultError('invalid_options', 'rewrap() needs a store opened with the `encryption` option');
+    if (!keyring) throw rewrapNeedsEncryption('IndexedDbResultStore');
+    refuseUnknownOptions(options, ['onRewrapped'], 'rewrap');
     const unreadable = new Set((this.openReport.skipped ?? []).map((r) => r.execution_id));
     const records = await request(this.#db.transaction(RESULTS).objectStore(RESULTS).getAll() as IDBRequest<StoredRecord[]>);
     let done = 0;
@@ -376,14 +399,12 @@ export class IndexedDbResultStore extends IndexBackedStore {
         ...(record.dialog_id === undefined ? {} : { dialog_id: record.dialog_id }),
       };
       const text = `${JSON.stringify(plain.summary ?? null)}\n${plain.json}`;
-      const sealed = await keyring.seal(text, resultContext(record.execution_id));
       const value = JSON.parse(plain.json) as ToolResult;
-      Object.assign(next, {
-        tool_call_id: value.input?.tool_call_id ?? record.execution_id,
-        tool_name: value.input?.tool_name,
-        key_id: sealed.key_id,
-        sealed: sealedBytes(sealed),
-      });
+      next.tool_call_id = value.input?.tool_call_id ?? record.execution_id;
+      next.tool_name = value.input?.tool_name;
+      const sealed = await keyring.seal(text, recordContext(next));
+      next.key_id = sealed.key_id;
+      next.sealed = sealedBytes(sealed);
       let written = false;
       try {
         const tx = this.#db.transaction(RESULTS, 'readwrite');

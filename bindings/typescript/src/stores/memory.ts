@@ -1,6 +1,6 @@
 // The in-memory ResultStore (crates/toolresult/src/store.rs) with events:
 // `stored`, `validation_failed`, `truncated`, `evicted`, EventTarget-style.
-import { ToolResultError, type Outcome, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, type Outcome, refuseSnakeCaseOptions, refuseUnknownOptions } from '../errors.js';
 import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMetrics, StoredMeta, ToolResult } from '../generated/types.js';
 import { customSummary } from '../summary.js';
 import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from '../screen.js';
@@ -71,6 +71,7 @@ export class ResultStore extends EventTarget {
    */
   constructor(options: { retention?: RetentionPolicy; now?: () => number; audit?: SyncAuditLog } & StoreScreenOptions = {}) {
     super();
+    refuseUnknownOptions(options, ['retention', 'now', 'audit', 'screen', 'screenOptions'], 'new ResultStore');
     this.#now = options.now ?? Date.now;
     this.#audit = auditOption(options.audit, 'ResultStore', true);
     this.#gate = new ScreenGate(options.screen, options.screenOptions);
@@ -264,8 +265,13 @@ export class IndexBackedStore {
   #skipped(which: (u: UnreadableRecord) => boolean): SkippedRecord[] {
     const out: SkippedRecord[] = [];
     for (const u of this.#unreadable.values()) {
-      if (which(u))
-        out.push(u.key_id === undefined ? { execution_id: u.execution_id, code: u.code } : { execution_id: u.execution_id, key_id: u.key_id, code: u.code });
+      if (!which(u)) continue;
+      out.push({
+        execution_id: u.execution_id,
+        ...(u.tool_call_id === undefined ? {} : { tool_call_id: u.tool_call_id }),
+        ...(u.key_id === undefined ? {} : { key_id: u.key_id }),
+        code: u.code,
+      });
     }
     return out;
   }

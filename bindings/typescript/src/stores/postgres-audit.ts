@@ -5,10 +5,13 @@
 // of nodes take turns and the seqs have no gaps. Triggers refuse UPDATE,
 // DELETE and TRUNCATE of entries; whoever can drop them can rewrite rows,
 // which `verifyAuditLog` then finds (docs/guide/storage.md, "Audit trail").
+// A PostgresResultStore on the log's own pool appends the same way inside
+// its write's transaction (`auditInTransaction`), so rows and entries commit
+// together.
 //
 // Nothing here is imported from ./postgres.ts (that file re-exports this one):
 // the connection handling follows PostgresResultStore's.
-import { ToolResultError, quoteText } from '../errors.js';
+import { ToolResultError, quoteText, refuseUnknownOptions } from '../errors.js';
 import { checkFromSeq } from '../audit/memory.js';
 import {
   type AuditCheckpoint,
@@ -25,7 +28,7 @@ interface AuditPgResult {
   rows: Record<string, unknown>[];
   rowCount: number | null;
 }
-interface AuditPgClient {
+export interface AuditPgClient {
   query(text: string, values?: unknown[]): Promise<AuditPgResult>;
   release(destroy?: boolean | Error): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -54,7 +57,7 @@ export interface PostgresAuditLogOptions {
   now?: () => number;
 }
 
-const OPTIONS = new Set(['pool', 'connection', 'schema', 'migrate', 'retries', 'now']);
+const OPTIONS = ['pool', 'connection', 'schema', 'migrate', 'retries', 'now'] as const;
 
 /** The migrations of the audit tables, in order (versioned apart from the result store's). */
 const MIGRATIONS: { version: number; description: string; sql: (s: string) => string }[] = [
@@ -134,6 +137,23 @@ function entryFromRow(row: Record<string, unknown>): AuditEntry {
   return entry as unknown as AuditEntry;
 }
 
+/** Appends records on a connection inside its transaction; resolves with the entries (they commit with it). */
+export type AppendInTransaction = (c: AuditPgClient, records: AuditRecord[]) => Promise<AuditEntry[]>;
+
+/** Each log's pool and its in-transaction append (kept off the class: not part of the package's API). */
+const inTransaction = new WeakMap<object, { pool: unknown; append: AppendInTransaction }>();
+
+/**
+ * For a PostgresResultStore: when `log` is a PostgresAuditLog on `pool` (so
+ * on the store's database), the function that appends its entries inside
+ * the store's own transaction, so a write and its entries commit together or
+ * not at all; otherwise undefined (the store appends after its COMMIT).
+ */
+export function auditInTransaction(log: unknown, pool: unknown): AppendInTransaction | undefined {
+  const hook = log !== null && typeof log === 'object' ? inTransaction.get(log) : undefined;
+  return hook && hook.pool === pool ? hook.append : undefined;
+}
+
 /**
  * A hash-chained audit log in PostgreSQL, shared by every process that opens
  * the same database and schema (docs/integrations/postgres.md, "Audit log").
@@ -157,14 +177,22 @@ export class PostgresAuditLog implements AuditLog {
     this.#ownsPool = ownsPool;
     this.#retries = retries;
     this.#now = now;
+    inTransaction.set(this, {
+      pool,
+      append: async (c, records) => {
+        if (this.#closed) throw new ToolResultError('store_closed', 'this PostgresAuditLog was closed');
+        return this.#chain(
+          c,
+          records.map((r) => ({ record: checkAuditRecord(r), appendId: globalThis.crypto.randomUUID() })),
+        );
+      },
+    });
   }
 
   /** Connects and migrates (unless `migrate: false`). */
   static async open(options: PostgresAuditLogOptions): Promise<PostgresAuditLog> {
-    if (options === null || typeof options !== 'object') throw invalidOption('', 'PostgresAuditLog.open takes options: { pool } or { connection }');
-    for (const key of Object.keys(options)) {
-      if (!OPTIONS.has(key)) throw invalidOption(`/${key}`, `unknown option ${quoteText(key, '`')}: PostgresAuditLog.open takes ${[...OPTIONS].join(', ')}`);
-    }
+    if (options === undefined) throw invalidOption('', 'PostgresAuditLog.open takes options: { pool } or { connection }');
+    refuseUnknownOptions(options, OPTIONS, 'PostgresAuditLog.open');
     if ((!options.pool && !options.connection) || (options.pool && options.connection)) {
       throw invalidOption('', 'give either `pool` (a pg.Pool) or `connection` (pg connection options or URL)');
     }
@@ -319,11 +347,20 @@ export class PostgresAuditLog implements AuditLog {
     return this.#transaction(async (c) => {
       const done = await c.query(`SELECT ${ENTRY_COLUMNS} FROM ${this.#q}.toolresult_audit WHERE append_id = $1`, [appendId]);
       if (done.rows[0]) return entryFromRow(done.rows[0]);
-      const { rows } = await c.query(`SELECT seq, hash FROM ${this.#q}.toolresult_audit_head FOR UPDATE`);
-      if (!rows[0]) throw new ToolResultError('corrupt_audit_log', `the head row of ${this.schema}.toolresult_audit_head is missing: the chain cannot go on`);
-      const seq = Number(rows[0].seq);
-      const head = seq === 0 ? null : { seq, hash: rows[0].hash as string };
-      const entry = chainAuditEntry(head, checked, this.#now());
+      return (await this.#chain(c, [{ record: checked, appendId }]))[0];
+    });
+  }
+
+  /** Inside `c`'s transaction: locks the head row, chains and inserts each record after it, moves the head. */
+  async #chain(c: AuditPgClient, records: { record: AuditRecord; appendId: string }[]): Promise<AuditEntry[]> {
+    if (!records.length) return [];
+    const { rows } = await c.query(`SELECT seq, hash FROM ${this.#q}.toolresult_audit_head FOR UPDATE`);
+    if (!rows[0]) throw new ToolResultError('corrupt_audit_log', `the head row of ${this.schema}.toolresult_audit_head is missing: the chain cannot go on`);
+    const seq = Number(rows[0].seq);
+    let head = seq === 0 ? null : { seq, hash: rows[0].hash as string };
+    const entries: AuditEntry[] = [];
+    for (const { record, appendId } of records) {
+      const entry = chainAuditEntry(head, record, this.#now());
       await c.query(`INSERT INTO ${this.#q}.toolresult_audit (${ENTRY_COLUMNS}, append_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
         entry.seq,
         entry.at,
@@ -337,9 +374,12 @@ export class PostgresAuditLog implements AuditLog {
         entry.hash,
         appendId,
       ]);
-      await c.query(`UPDATE ${this.#q}.toolresult_audit_head SET seq = $1, hash = $2`, [entry.seq, entry.hash]);
-      return entry;
-    });
+      entries.push(entry);
+      head = { seq: entry.seq, hash: entry.hash };
+    }
+    const last = entries[entries.length - 1];
+    await c.query(`UPDATE ${this.#q}.toolresult_audit_head SET seq = $1, hash = $2`, [last.seq, last.hash]);
+    return entries;
   }
 
   /** Entries in seq order from `fromSeq`, read a page at a time. */

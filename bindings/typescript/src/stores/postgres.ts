@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 // The entry installs the wasm modules: this entry may be the first one loaded.
 import '../index.js';
 import { validateToolResult } from '../api.js';
-import { ToolResultError, unwrapOutcome, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, unwrapOutcome, refuseSnakeCaseOptions, refuseUnknownOptions } from '../errors.js';
 import type {
   Eviction,
   EvictionReason,
@@ -33,12 +33,15 @@ import {
   Keyring,
   type Listing,
   type SkippedRecord,
+  clearFieldChanged,
+  clearFieldMismatch,
   encryptionRequired,
   fromSealedBytes,
   listing,
   metaContext,
   resultContext,
   rewrapIncomplete,
+  rewrapNeedsEncryption,
   sealedBytes,
   skippedCode,
 } from './encryption.js';
@@ -46,6 +49,7 @@ import { jsonText } from '../wire.js';
 import { toolExecutionResultsView } from './postgres-view.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditLog, AuditRecord } from '../audit/log.js';
+import { type AppendInTransaction, auditInTransaction } from './postgres-audit.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations
@@ -101,9 +105,17 @@ export interface PostgresStoreOptions {
    * stay readable; `rewrap()` encrypts them.
    */
   encryption?: EncryptionOptions;
-  /** An audit log (e.g. a `PostgresAuditLog`): a `stored` entry per result stored, an `evicted` one per eviction, appended after COMMIT. */
+  /**
+   * An audit log: a `stored` entry per result stored, an `evicted` one per
+   * eviction. A `PostgresAuditLog` on this same `pool` appends them inside
+   * the write's transaction (both commit, or neither); any other log after
+   * COMMIT (docs/guide/storage.md, "Audit trail").
+   */
   audit?: AuditLog;
 }
+
+/** What `open` takes; any other key is refused. */
+const STORE_OPTIONS = ['pool', 'connection', 'schema', 'retention', 'migrate', 'listen', 'retries', 'now', 'encryption', 'audit'] as const;
 
 /** What each event's `detail` holds: the ResultStore events, plus the store's own. */
 export interface PostgresStoreEventMap extends ResultStoreEventMap {
@@ -251,6 +263,27 @@ function sha256(text: string | Uint8Array): string {
 const utf8 = new TextDecoder();
 const byteaHex = (bytes: Uint8Array) => `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 const isSealedRow = (row: Record<string, unknown>) => row.key_id !== null && row.key_id !== undefined;
+/** The ids an encrypted row's ciphertext is bound to: its own columns, so a row moved to another dialog or id fails to decrypt. */
+const rowIds = (row: { execution_id?: unknown; tool_call_id?: unknown; dialog_id?: unknown }) => ({
+  execution_id: row.execution_id as string,
+  tool_call_id: row.tool_call_id as string,
+  dialog_id: (row.dialog_id as string | null | undefined) ?? null,
+});
+/** What a read left out of a row: its ids, its key, and why. */
+const skippedRow = (row: Record<string, unknown>, code: SkippedRecord['code']): SkippedRecord => ({
+  execution_id: row.execution_id as string,
+  tool_call_id: row.tool_call_id as string,
+  ...(isSealedRow(row) ? { key_id: row.key_id as string } : {}),
+  code,
+});
+/**
+ * The plaintext of an encrypted row's `sealed_meta`: its summary and preview,
+ * and the tool name and status it was stored with, which `listDialog` and
+ * `meta` check against the clear columns (they do not decrypt the result).
+ */
+const sealedMetaText = (meta: StoredMeta) => JSON.stringify({ summary: meta.summary, preview: meta.preview, tool_name: meta.tool_name, status: meta.status });
+/** The clear columns `get` and `history` read with a result, to decrypt it and check it against them. */
+const RESULT_COLUMNS = 'execution_id, tool_call_id, dialog_id, tool_name, status, sha256, result::text AS result, key_id, sealed';
 
 /** The first string PostgreSQL's jsonb cannot hold (it refuses U+0000), as a JSON Pointer. */
 function findNul(value: unknown, path = ''): string | undefined {
@@ -342,6 +375,8 @@ export class PostgresResultStore extends EventTarget {
   readonly #retries: number;
   readonly #now: () => number;
   readonly #audit: AuditLog | undefined;
+  /** With a PostgresAuditLog on this store's pool: entries appended inside the write's own transaction. */
+  readonly #auditInTransaction: AppendInTransaction | undefined;
   readonly #origin = randomUUID();
   #keyring: Keyring | undefined;
   #listener: PgPoolClient | undefined;
@@ -361,6 +396,7 @@ export class PostgresResultStore extends EventTarget {
     this.#retries = options.retries ?? 8;
     this.#now = options.now ?? Date.now;
     this.#audit = options.audit;
+    this.#auditInTransaction = auditInTransaction(options.audit, pool);
   }
 
   /**
@@ -368,6 +404,7 @@ export class PostgresResultStore extends EventTarget {
    * other nodes' events (unless `listen: false`).
    */
   static async open(options: PostgresStoreOptions): Promise<PostgresResultStore> {
+    refuseUnknownOptions(options, STORE_OPTIONS, 'PostgresResultStore.open');
     if (!options || (!options.pool && !options.connection) || (options.pool && options.connection)) {
       throw new ToolResultError('invalid_options', 'give either `pool` (a pg.Pool) or `connection` (pg connection options or URL)');
     }
@@ -633,7 +670,7 @@ export class PostgresResultStore extends EventTarget {
       } catch (e) {
         const code = skippedCode(e);
         if (!code) throw e;
-        this.#emit('unreadable', { execution_id: row.execution_id as string, key_id: row.key_id as string, code }, true);
+        this.#emit('unreadable', skippedRow(row, code), true);
         return;
       }
       this.#emitStored(meta, issues, true);
@@ -674,17 +711,21 @@ export class PostgresResultStore extends EventTarget {
     const keyring = this.#keyring;
     if (!keyring) return;
     for (const p of items) {
-      const id = p.entry.meta.execution_id;
-      const result = sealedBytes(await keyring.seal(p.canonical, resultContext(id)));
-      const meta = sealedBytes(await keyring.seal(JSON.stringify({ summary: p.entry.meta.summary, preview: p.entry.meta.preview }), metaContext(id)));
+      const ids = rowIds(p.entry.meta);
+      const result = sealedBytes(await keyring.seal(p.canonical, resultContext(ids)));
+      const meta = sealedBytes(await keyring.seal(sealedMetaText(p.entry.meta), metaContext(ids)));
       p.sealed = { key_id: keyring.current, result, meta };
       p.sha256 = sha256(result);
     }
   }
 
-  /** Appends the records after COMMIT; `audit_failed` (the writes stay) if the log refuses. */
+  /**
+   * Appends the records after COMMIT; `audit_failed` (the writes stay) if
+   * the log refuses. A log on this store's pool appended them in the
+   * transaction already.
+   */
   async #appendAudit(records: AuditRecord[], done: string): Promise<void> {
-    if (!this.#audit) return;
+    if (!this.#audit || this.#auditInTransaction) return;
     try {
       for (const r of records) await this.#audit.append(r);
     } catch (e) {
@@ -802,6 +843,13 @@ export class PostgresResultStore extends EventTarget {
           ).rows
         : [];
       const evicted = stored.size && this.#hasRetention ? await this.#enforce(c, now) : [];
+      if (this.#auditInTransaction) {
+        // `stored` before the evictions (the result may be one of them), committed with the rows or not at all.
+        await this.#auditInTransaction(c, [
+          ...items.flatMap((p, i) => (claimed.has(i) ? [storedRecord(p.entry.meta, p.sha256)] : [])),
+          ...evicted.map((e) => evictedRecord(evictionFromRow(e))),
+        ]);
+      }
       await this.#notify(c, [
         ...[...stored].map((id) => ({ o: this.#origin, s: this.schema, k: 'stored', id })),
         ...evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })),
@@ -898,6 +946,8 @@ export class PostgresResultStore extends EventTarget {
       ]);
     }
     const evicted: Record<string, unknown>[] = [];
+    // With encryption on, a clear row's summary and preview (written before) are not copied into the log.
+    const kept = this.#keyring ? META_COLUMNS.replace(/summary, preview$/, 'NULL, NULL') : META_COLUMNS;
     for (const [reason, victims, params] of steps) {
       const n = params.length + 1;
       const { rows } = await c.query(
@@ -905,7 +955,7 @@ export class PostgresResultStore extends EventTarget {
            DELETE FROM ${this.#q}.toolresult_results WHERE seq IN (${victims})
            RETURNING seq, ${META_COLUMNS}, side_effects, size_bucket)
          INSERT INTO ${this.#q}.toolresult_evictions (seq, ${META_COLUMNS}, side_effects, size_bucket, reason)
-         SELECT seq, ${META_COLUMNS}, side_effects, size_bucket, $${n} FROM gone
+         SELECT seq, ${kept}, side_effects, size_bucket, $${n} FROM gone
          RETURNING id, seq, execution_id, tool_call_id, tool_name, dialog_id, reason`,
         [...params, reason],
       );
@@ -922,6 +972,11 @@ export class PostgresResultStore extends EventTarget {
     const rows = await this.#transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolresult.retention.${this.schema}`]);
       const evicted = await this.#enforce(c, now);
+      if (this.#auditInTransaction)
+        await this.#auditInTransaction(
+          c,
+          evicted.map((e) => evictedRecord(evictionFromRow(e))),
+        );
       await this.#notify(
         c,
         evicted.map((e) => ({ o: this.#origin, s: this.schema, k: 'evicted', id: e.id })),
@@ -946,15 +1001,22 @@ export class PostgresResultStore extends EventTarget {
     const keyId = row.key_id as string;
     const what = `the row of execution ${executionId}`;
     if (!this.#keyring) throw encryptionRequired(what, keyId);
-    const context = column === 'sealed' ? resultContext(executionId) : metaContext(executionId);
+    const context = column === 'sealed' ? resultContext(rowIds(row)) : metaContext(rowIds(row));
     return utf8.decode(await this.#keyring.open(fromSealedBytes(keyId, row[column] as Uint8Array), context, what));
   }
 
-  /** A row's metadata; an encrypted row's summary and preview decrypted (it throws as `#open`). */
+  /**
+   * A row's metadata; an encrypted row's summary and preview decrypted (it
+   * throws as `#open`, and `decryption_failed` when its clear tool name or
+   * status is not the one it was stored with).
+   */
   async #meta(row: Record<string, unknown>): Promise<StoredMeta> {
     const meta = metaFromRow(row);
     if (!isSealedRow(row)) return meta;
-    const clear = JSON.parse(await this.#open(row, 'sealed_meta')) as { summary: string; preview: string };
+    const clear = JSON.parse(await this.#open(row, 'sealed_meta')) as { summary: string; preview: string; tool_name: string; status: string };
+    for (const field of ['tool_name', 'status'] as const) {
+      if (clear[field] !== row[field]) throw clearFieldChanged(`the row of execution ${meta.execution_id}`, row.key_id as string, field);
+    }
     meta.summary = clear.summary;
     meta.preview = clear.preview;
     return meta;
@@ -980,15 +1042,23 @@ export class PostgresResultStore extends EventTarget {
       } catch (e) {
         const code = skippedCode(e);
         if (!code) throw e;
-        const skipped: SkippedRecord = { execution_id: executionId, key_id: row.key_id as string, code };
+        const skipped = skippedRow(row, code);
         this.#emit('unreadable', skipped);
         return { ok: false, skipped, error: e as ToolResultError };
       }
     }
     const verdict = validateToolResult(text);
     let issues: Issue[];
+    const changed = verdict.ok ? clearFieldMismatch(verdict.value, row) : undefined;
     if (!verdict.ok) {
       issues = verdict.issues;
+    } else if (changed && isSealedRow(row)) {
+      // It decrypted, but a clear column the store finds it by says otherwise: never served under that column.
+      const skipped = skippedRow(row, 'decryption_failed');
+      this.#emit('unreadable', skipped);
+      return { ok: false, skipped, error: clearFieldChanged(`the row of execution ${executionId}`, row.key_id as string, changed) };
+    } else if (changed) {
+      issues = [{ path: '', code: 'checksum_mismatch', message: `the row's ${changed} column is not the stored result's` }];
     } else if (!isSealedRow(row) && sha256(canonicalJson(verdict.value)) !== row.sha256) {
       // An encrypted row needs no digest: AES-GCM authenticated it.
       issues = [{ path: '', code: 'checksum_mismatch', message: 'the stored result no longer matches the sha256 it was stored with' }];
@@ -998,16 +1068,13 @@ export class PostgresResultStore extends EventTarget {
     this.#emit('corrupt_row', { execution_id: executionId, issues });
     return {
       ok: false,
-      skipped: { execution_id: executionId, code: 'corrupt_row' },
+      skipped: skippedRow(row, 'corrupt_row'),
       error: new ToolResultError('corrupt_row', `the row of execution ${executionId} is not a valid stored result; it is not returned`, issues),
     };
   }
 
   async #one(where: string, id: string): Promise<ToolResult | undefined> {
-    const { rows } = await this.#query(
-      `SELECT execution_id, sha256, result::text AS result, key_id, sealed FROM ${this.#q}.toolresult_results WHERE ${where} = $1`,
-      [String(id)],
-    );
+    const { rows } = await this.#query(`SELECT ${RESULT_COLUMNS} FROM ${this.#q}.toolresult_results WHERE ${where} = $1`, [String(id)]);
     if (!rows[0]) return undefined;
     const checked = await this.#checked(rows[0]);
     if (!checked.ok) throw checked.error;
@@ -1053,7 +1120,7 @@ export class PostgresResultStore extends EventTarget {
     if (b.since_ms !== undefined && b.since_ms !== null) where.push(`started_ms >= $${params.push(b.since_ms)}`);
     if (b.until_ms !== undefined && b.until_ms !== null) where.push(`started_ms < $${params.push(b.until_ms)}`);
     const { rows } = await this.#query(
-      `SELECT execution_id, sha256, result::text AS result, key_id, sealed FROM ${this.#q}.toolresult_results WHERE ${where.join(' AND ')}
+      `SELECT ${RESULT_COLUMNS} FROM ${this.#q}.toolresult_results WHERE ${where.join(' AND ')}
        ORDER BY started_ms DESC, seq DESC LIMIT ${b.limit}`,
       params,
     );
@@ -1084,7 +1151,7 @@ export class PostgresResultStore extends EventTarget {
       } catch (e) {
         const code = skippedCode(e);
         if (!code) throw e;
-        const record: SkippedRecord = { execution_id: row.execution_id as string, key_id: row.key_id as string, code };
+        const record = skippedRow(row, code);
         this.#emit('unreadable', record);
         skipped.push(record);
       }
@@ -1104,7 +1171,8 @@ export class PostgresResultStore extends EventTarget {
    */
   async rewrap(options: { onRewrapped?: (record: { execution_id: string; from: string | null }) => void } = {}): Promise<number> {
     const keyring = this.#keyring;
-    if (!keyring) throw new ToolResultError('invalid_options', 'rewrap() needs a store opened with the `encryption` option');
+    if (!keyring) throw rewrapNeedsEncryption('PostgresResultStore');
+    refuseUnknownOptions(options, ['onRewrapped'], 'rewrap');
     let done = 0;
     let after = 0;
     const left: SkippedRecord[] = [];
@@ -1127,7 +1195,7 @@ export class PostgresResultStore extends EventTarget {
           } catch (e) {
             const code = skippedCode(e);
             if (!code) throw e;
-            left.push({ execution_id: executionId, key_id: row.key_id as string, code });
+            left.push(skippedRow(row, code));
             continue;
           }
         } else {
@@ -1139,18 +1207,22 @@ export class PostgresResultStore extends EventTarget {
           canonical = canonicalJson(checked.value);
           meta = metaFromRow(row);
         }
-        const sealed = sealedBytes(await keyring.seal(canonical, resultContext(executionId)));
-        const sealedMeta = sealedBytes(await keyring.seal(JSON.stringify({ summary: meta.summary, preview: meta.preview }), metaContext(executionId)));
+        const ids = rowIds(row);
+        const sealed = sealedBytes(await keyring.seal(canonical, resultContext(ids)));
+        const sealedMeta = sealedBytes(await keyring.seal(sealedMetaText(meta), metaContext(ids)));
         const { rowCount } = await this.#query(
           `UPDATE ${this.#q}.toolresult_results SET key_id = $1, sealed = $2, sealed_meta = $3, sha256 = $4, result = NULL, summary = NULL, preview = NULL
-           WHERE seq = $5 AND key_id IS NOT DISTINCT FROM $6`,
-          [keyring.current, Buffer.from(sealed), Buffer.from(sealedMeta), sha256(sealed), row.seq, row.key_id],
+           WHERE seq = $5 AND key_id IS NOT DISTINCT FROM $6 AND dialog_id IS NOT DISTINCT FROM $7`,
+          [keyring.current, Buffer.from(sealed), Buffer.from(sealedMeta), sha256(sealed), row.seq, row.key_id, row.dialog_id],
         );
         if (!rowCount) continue;
         done++;
         options.onRewrapped?.({ execution_id: executionId, from: (row.key_id as string | null) ?? null });
       }
     }
+    // The evictions log keeps evicted results' clear columns; a summary and
+    // preview among them (results evicted before encryption was on) go too.
+    await this.#query(`UPDATE ${this.#q}.toolresult_evictions SET summary = NULL, preview = NULL WHERE summary IS NOT NULL OR preview IS NOT NULL`);
     if (left.length) throw rewrapIncomplete(done, left);
     return done;
   }
