@@ -82,3 +82,23 @@ test('a store without encryption reading a file encrypted since it opened: encry
     (e) => e instanceof ToolResultError && e.code === 'encryption_required' && e.message.includes('"k1"'),
   );
 });
+
+test('put, toReference, prepareHistory, the HTTP handler and the Redis bus refuse options they do not read', async () => {
+  const { toReference, prepareHistory } = require('toolresult');
+  const { createToolResultsHandler } = require('toolresult/http');
+  const { AgentResultStream, publishAgentResult, subscribeAgentResults } = require('toolresult/redis');
+  const store = new ResultStore();
+  const result = createSuccess({ input: { tool_name: 'read_file', parameters: {}, tool_call_id: 'call_o' }, output: 'ok' });
+  assert.throws(() => store.put(result, { dialogId: 'd', sumary: 'x' }), refused(['/sumary'], 'did you mean summary?'));
+  assert.equal(store.getByToolCallId('call_o'), undefined, 'nothing stored');
+  assert.throws(() => toReference(result, { dialogId: 'd', previewChar: 10 }), refused(['/previewChar'], 'did you mean previewChars?'));
+  // A misspelt budget would otherwise return the history uncut.
+  assert.throws(() => prepareHistory([], { maxToolToken: 10 }), refused(['/maxToolToken'], 'did you mean maxToolTokens?'));
+  assert.throws(() => createToolResultsHandler(store, { basepath: '/x' }), refused(['/basepath'], 'did you mean basePath?'));
+  const client = { sendCommand: async () => null, publish: async () => 0 };
+  assert.throws(() => new AgentResultStream(client, { maxlen: 10 }), refused(['/maxlen'], 'did you mean maxLen?'));
+  const stream = new AgentResultStream(client);
+  await assert.rejects(stream.consume(async () => {}, { group: 'g', consumer: 'c', idle: 5 }), refused(['/idle']));
+  await assert.rejects(publishAgentResult(client, 'ch', '{}', { wrapp: true }), refused(['/wrapp'], 'did you mean wrap?'));
+  await assert.rejects(subscribeAgentResults({ subscribe: async () => {} }, 'ch', () => {}, { onInvalidd: () => {} }), refused(['/onInvalidd']));
+});

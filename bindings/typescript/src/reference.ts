@@ -1,6 +1,6 @@
 // Lazy references (docs/spec.md §12): summaries, references in place of full
 // results, and the get_tool_result tool.
-import { ToolResultError, unwrapOutcome, quoteText, refuseSnakeCaseOptions } from './errors.js';
+import { ToolResultError, unwrapOutcome, quoteText, refuseSnakeCaseOptions, refuseUnknownOptions } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
 import { call } from './runtime.js';
 import type { ContextBudget } from './budget.js';
@@ -34,6 +34,7 @@ export function summarize(result: ToolResult | string): string {
  */
 export function toReference(result: ToolResult, options: { dialogId: string; previewChars?: number }): ToolResultReference {
   refuseSnakeCaseOptions(options, 'toReference');
+  refuseUnknownOptions(options, ['dialogId', 'previewChars'], 'toReference');
   if (!options || typeof options.dialogId !== 'string' || options.dialogId === '') {
     throw new ToolResultError('invalid_options', 'toReference needs { dialogId }');
   }

@@ -10,7 +10,7 @@
 // references back), as before.
 import { createFailure, createSuccess } from '../api.js';
 import { boundForModel, budgetFor, type ContextBudget, type ContextBudgets, estimateTokens, shownText, type ToolBudgetSource } from '../budget.js';
-import { ToolResultError, quoteText, refuseSnakeCaseOptions } from '../errors.js';
+import { ToolResultError, quoteText, refuseSnakeCaseOptions, refuseUnknownOptions } from '../errors.js';
 import type { ToolResult, ToolResultReference } from '../generated/types.js';
 import { toReference } from '../reference.js';
 import type { ResultStore } from '../stores/memory.js';
@@ -365,6 +365,24 @@ function referenceIn(
  * true, or tool_call_ids); references `load` asks for are replaced by the
  * stored result.
  */
+/** Every option prepareHistory reads (any other key is refused: a misspelt budget must not pass silently). */
+const PREPARE_HISTORY_OPTIONS = [
+  'format',
+  'store',
+  'dialogId',
+  'budget',
+  'budgets',
+  'tools',
+  'maxToolTokens',
+  'maxToolChars',
+  'keepLast',
+  'countTokens',
+  'previewChars',
+  'spotlight',
+  'spotlightKey',
+  'load',
+] as const;
+
 export function prepareHistory<M>(messages: readonly M[], options: PrepareHistoryOptions = {}): PreparedHistory<M> {
   if (!Array.isArray(messages)) throw new ToolResultError('invalid_input', 'prepareHistory takes an array of messages');
   if (!options || typeof options !== 'object') throw new ToolResultError('invalid_options', 'prepareHistory takes an options object');
@@ -372,6 +390,7 @@ export function prepareHistory<M>(messages: readonly M[], options: PrepareHistor
     throw new ToolResultError('invalid_options', `format must be one of ${HISTORY_FORMATS.join(', ')}, got ${quoteText(options.format)}`);
   }
   refuseSnakeCaseOptions(options, 'prepareHistory');
+  refuseUnknownOptions(options, PREPARE_HISTORY_OPTIONS, 'prepareHistory');
   const format = options.format ?? detectHistoryFormat(messages);
   const budgeted = BUDGET_OPTIONS.some((k) => options[k] !== undefined);
   if (format === 'toolresult' && !budgeted) return referenceAll(messages, options);

@@ -10,7 +10,7 @@
 // store message: those name files and tables).
 import { statusInfo } from '../api.js';
 import { sha256Hex } from '../bound.js';
-import { ToolResultError } from '../errors.js';
+import { ToolResultError, refuseUnknownOptions } from '../errors.js';
 import type { StoredMeta, ToolResult } from '../generated/types.js';
 import { isSafeId } from '../ids.js';
 import { accessRecord, auditFailed, auditOption } from '../audit/hooks.js';
@@ -254,6 +254,11 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
     throw invalidOptions('', 'createToolResultsHandler takes a result store (listDialog, getByToolCallId, meta)');
   }
   if (options === null || typeof options !== 'object') throw invalidOptions('', 'options must be an object');
+  refuseUnknownOptions(
+    options,
+    ['basePath', 'authorize', 'public', 'defaultLimit', 'maxLimit', 'cacheControl', 'onError', 'audit'],
+    'createToolResultsHandler',
+  );
   const givenBase: unknown = options.basePath ?? '/api';
   // A trailing slash is dropped: `/api/` serves what `/api` does.
   const basePath = typeof givenBase === 'string' ? givenBase.replace(/\/+$/, '') : undefined;

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import '../index.js';
 import { validateAgentResult } from '../api.js';
 import { normalizeAgentResult, type MigrationContext } from '../convert.js';
-import { ToolResultError } from '../errors.js';
+import { ToolResultError, refuseUnknownOptions } from '../errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ValidationOptions } from '../generated/types.js';
 import { type EncryptionOptions, Keyring, busContext, parseSealedJson, sealedJson, skippedCode } from '../stores/encryption.js';
 
@@ -202,6 +202,7 @@ export async function publishAgentResult(
   result: AgentResult | string,
   options: PublishOptions = {},
 ): Promise<PublishReport> {
+  refuseUnknownOptions(options, ['wrap', 'validation', 'encryption'], 'publishAgentResult');
   const keyring = keyringOf(options.encryption);
   const { text, value } = resultText(result, options.validation);
   let message = text;
@@ -269,6 +270,7 @@ export async function subscribeAgentResults(
   handler: AgentResultHandler,
   options: SubscribeOptions = {},
 ): Promise<AgentResultSubscription> {
+  refuseUnknownOptions(options, ['context', 'onInvalid', 'onError', 'encryption'], 'subscribeAgentResults');
   const keyring = keyringOf(options.encryption);
   const counts: PubSubCounts = { received: 0, handled: 0, invalid: 0, handlerErrors: 0 };
   const running = new Set<Promise<unknown>>();
@@ -618,6 +620,7 @@ export class AgentResultStream extends EventTarget {
     super();
     if (!client || typeof client.sendCommand !== 'function')
       throw new ToolResultError('invalid_options', 'AgentResultStream needs a node-redis client (sendCommand)');
+    refuseUnknownOptions(options, ['stream', 'deadLetterStream', 'maxLen', 'validation', 'context', 'encryption'], 'new AgentResultStream');
     if (options.maxLen !== undefined && !(Number.isSafeInteger(options.maxLen) && options.maxLen > 0)) {
       throw new ToolResultError('invalid_options', 'maxLen must be a positive integer');
     }
@@ -732,6 +735,21 @@ export class AgentResultStream extends EventTarget {
   }
 }
 
+const CONSUME_OPTIONS = [
+  'group',
+  'consumer',
+  'idleMs',
+  'maxDeliveries',
+  'once',
+  'processedTtlSeconds',
+  'processedPrefix',
+  'count',
+  'blockMs',
+  'claimIntervalMs',
+  'startId',
+  'connection',
+] as const;
+
 /** A consumer's options, checked, with their defaults. */
 interface ConsumerSettings {
   group: string;
@@ -748,6 +766,7 @@ interface ConsumerSettings {
 }
 
 function consumerSettings(stream: string, options: ConsumeOptions): ConsumerSettings {
+  refuseUnknownOptions(options, CONSUME_OPTIONS, 'consume');
   if (!options || typeof options.group !== 'string' || !options.group || typeof options.consumer !== 'string' || !options.consumer) {
     throw new ToolResultError('invalid_options', 'consume needs a group and a consumer name');
   }

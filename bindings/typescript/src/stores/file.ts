@@ -400,6 +400,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
   put(result: ToolResult | string, options: { dialogId: string; summary?: string }): PutReport | Promise<PutReport> {
     if (this.#keyring) return this.#exclusive(() => this.#putEncrypted(this.#keyring as Keyring, result, options));
     refuseSnakeCaseOptions(options, 'put');
+    refuseUnknownOptions(options, ['dialogId', 'summary'], 'put');
     checkId('dialogId', options?.dialogId);
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);
@@ -436,6 +437,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
   /** `put` with encryption: the same steps, the result file encrypted and the meta file without summary and preview. */
   async #putEncrypted(keyring: Keyring, result: ToolResult | string, options: { dialogId: string; summary?: string }): Promise<PutReport> {
     refuseSnakeCaseOptions(options, 'put');
+    refuseUnknownOptions(options, ['dialogId', 'summary'], 'put');
     checkId('dialogId', options?.dialogId);
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);

@@ -317,6 +317,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
    */
   async put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): Promise<PutReport> {
     refuseSnakeCaseOptions(options, 'put');
+    refuseUnknownOptions(options, ['dialogId', 'summary'], 'put');
     this.#open();
     const verdict = validateToolResult(result);
     if (!verdict.ok) throw new ToolResultError('invalid_tool_result', 'invalid ToolResult', verdict.issues);

@@ -106,6 +106,7 @@ export class ResultStore extends EventTarget {
    */
   put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): PutReport {
     refuseSnakeCaseOptions(options, 'put');
+    refuseUnknownOptions(options, ['dialogId', 'summary'], 'put');
     // A result `admit` just passed (the file store admits before writing) is not screened twice.
     if (this.#gate.mode !== 'off' && !(typeof result === 'object' && admittedResults.delete(result))) this.admit(result);
     const json = jsonText(result, 'invalid_tool_result', 'the result');

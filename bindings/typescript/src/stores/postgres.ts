@@ -740,6 +740,7 @@ export class PostgresResultStore extends EventTarget {
    */
   async put(result: ToolResult | string, options: { dialogId?: string; summary?: string } = {}): Promise<PutReport> {
     refuseSnakeCaseOptions(options, 'put');
+    refuseUnknownOptions(options, ['dialogId', 'summary'], 'put');
     const prepared = this.#prepare(result, options.dialogId, options.summary);
     await this.#seal([prepared]);
     const report = await this.#write([prepared]);
@@ -755,6 +756,7 @@ export class PostgresResultStore extends EventTarget {
    */
   async putMany(results: (ToolResult | string)[], options: { dialogId?: string } = {}): Promise<PutManyReport> {
     refuseSnakeCaseOptions(options, 'putMany');
+    refuseUnknownOptions(options, ['dialogId'], 'putMany');
     const prepared: (Prepared | ToolResultError)[] = results.map((r) => {
       try {
         return this.#prepare(r, options.dialogId, undefined);
