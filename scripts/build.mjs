@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { binPath, pkgDir, root, run, step, wasmBindgenBin } from './lib.mjs';
+import { binPath, pkgDir, root, run, runAll, step, wasmBindgenBin } from './lib.mjs';
 
 // The core module (everything but the JSON Schema engine and the screen), and
 // the engine in a module of its own so only code that checks JSON Schemas
@@ -39,15 +39,19 @@ if (!tsOnly) {
     run('cargo', ['build', ...crates, '--profile', profile, '--target', 'wasm32-unknown-unknown']);
   }
 
-  step('build: wasm-bindgen');
+  step('build: wasm-bindgen (every module and target at once)');
+  const bindgen = [];
   for (const target of ['web', 'nodejs']) {
     const out = path.join(srcWasm, target === 'nodejs' ? 'node' : 'web');
     rmSync(out, { recursive: true, force: true });
     // The reset function lets the wrapper replace an instance that trapped.
     for (const { name } of MODULES) {
-      run(wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]);
+      bindgen.push([wasmBindgenBin(), ['--target', target, '--experimental-reset-state-function', '--out-dir', out, '--out-name', name, rawWasm(name)]]);
     }
   }
+  await runAll(bindgen);
+  step('build: wasm-opt (the three modules at once)');
+  const optimize = [];
   for (const { name, optPasses = 1 } of MODULES) {
     // The two targets differ in their glue only: the package ships one copy of
     // each .wasm, beside the browser glue, and the Node glue reads that one.
@@ -58,15 +62,19 @@ if (!tsOnly) {
     rmSync(`${nodeWasm}.d.ts`);
     // Debian's binaryen makes modules that fail to load; the npm one is current.
     const passes = Array.from({ length: optPasses }, () => '-Oz');
-    run(binPath('wasm-opt'), [...passes, '--strip-debug', '--strip-producers', wasm, '-o', wasm]);
+    optimize.push([binPath('wasm-opt'), [...passes, '--strip-debug', '--strip-producers', wasm, '-o', wasm]]);
   }
+  await runAll(optimize);
   writeFileSync(path.join(srcWasm, 'web', 'package.json'), '{ "type": "module" }\n');
 }
 
 step('build: TypeScript');
 rmSync(dist, { recursive: true, force: true });
-run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.node.json')]);
-run(binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.web.json')]);
+// The two builds are independent: one core each.
+await runAll([
+  [binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.node.json')]],
+  [binPath('tsc'), ['-p', path.join(pkgDir, 'tsconfig.web.json')]],
+]);
 // One copy of each .wasm file, in dist/web/wasm/web/: the browser glue finds it
 // next to itself (`new URL`, which bundlers follow) and workerd imports it by
 // that path; the Node glue (below) reads it there too.

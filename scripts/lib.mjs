@@ -1,6 +1,6 @@
 // Shared helpers for the repo scripts: paths and a child-process runner that
 // streams output and fails loudly.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,6 +75,28 @@ export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
   if (r.error) throw new Error(`${shown}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${shown}: exit code ${r.status}`);
+}
+
+/**
+ * Runs independent commands at once (the build's wasm-bindgen, wasm-opt and tsc
+ * steps: each uses one core), inheriting stdio; rejects with the first
+ * failure's command line once all have ended.
+ */
+export async function runAll(commands, opts = {}) {
+  const ended = await Promise.all(
+    commands.map(
+      ([cmd, args]) =>
+        new Promise((resolve) => {
+          const shown = [cmd, ...args].join(' ');
+          console.log(`$ ${shown}`);
+          const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+          child.on('error', (e) => resolve(`${shown}: ${e.message}`));
+          child.on('close', (code, signal) => resolve(code === 0 ? undefined : `${shown}: exit code ${code ?? signal}`));
+        }),
+    ),
+  );
+  const failed = ended.filter((e) => e !== undefined);
+  if (failed.length) throw new Error(failed.join('\n'));
 }
 
 /** Runs a command and returns its stdout ('' if it cannot run). */
