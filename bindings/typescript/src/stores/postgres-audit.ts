@@ -13,6 +13,7 @@
 // the connection handling follows PostgresResultStore's.
 import { ToolResultError, quoteText, refuseUnknownOptions } from '../errors.js';
 import { checkFromSeq } from '../audit/memory.js';
+import { isTransientPgError, retryTransient, withPooledClient } from './pg-client.js';
 import {
   type AuditCheckpoint,
   type AuditEntry,
@@ -109,21 +110,6 @@ const PAGE = 1000;
 function invalidOption(path: string, message: string): ToolResultError {
   return new ToolResultError('invalid_options', message, [{ path, code: 'invalid_options', message }]);
 }
-
-// As PostgresResultStore decides (isTransientPgError): the connection or server went away.
-const TRANSIENT_SQLSTATE = /^(08|57P0[123]|40001|40P01|53300)/;
-const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
-function transient(e: unknown): boolean {
-  if (e instanceof ToolResultError) return false;
-  const err = e as { code?: unknown; message?: unknown };
-  if (typeof err?.code === 'string') return TRANSIENT_SQLSTATE.test(err.code) || TRANSIENT_NODE.has(err.code);
-  return (
-    typeof err?.message === 'string' &&
-    /Connection terminated|terminating connection|Client has encountered a connection error|Connection ended/i.test(err.message)
-  );
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A row as an entry: the columns that are NULL are fields the entry does not have. */
 function entryFromRow(row: Record<string, unknown>): AuditEntry {
@@ -240,37 +226,12 @@ export class PostgresAuditLog implements AuditLog {
     return log;
   }
 
-  async #retry<T>(f: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      if (this.#closed) throw new ToolResultError('store_closed', 'this PostgresAuditLog was closed');
-      try {
-        return await f();
-      } catch (e) {
-        if (!transient(e) || attempt >= this.#retries) throw e;
-        await sleep(Math.min(2000, 50 * 2 ** attempt));
-      }
-    }
+  #retry<T>(f: () => Promise<T>): Promise<T> {
+    return retryTransient(f, this.#retries, () => this.#closed, 'PostgresAuditLog');
   }
 
-  async #withClient<T>(f: (c: AuditPgClient) => Promise<T>): Promise<T> {
-    const c = await this.#pool.connect();
-    // Kept on a broken connection: it may still emit `error` after release.
-    const ignore = () => {};
-    c.on('error', ignore);
-    try {
-      const out = await f(c);
-      c.removeListener('error', ignore);
-      c.release();
-      return out;
-    } catch (e) {
-      if (transient(e)) {
-        c.release(e as Error);
-      } else {
-        c.removeListener('error', ignore);
-        c.release();
-      }
-      throw e;
-    }
+  #withClient<T>(f: (c: AuditPgClient) => Promise<T>): Promise<T> {
+    return withPooledClient(this.#pool, f);
   }
 
   #query(text: string, values?: unknown[]): Promise<AuditPgResult> {
@@ -286,7 +247,7 @@ export class PostgresAuditLog implements AuditLog {
           await c.query('COMMIT');
           return out;
         } catch (e) {
-          if (!transient(e)) await c.query('ROLLBACK').catch(() => {});
+          if (!isTransientPgError(e)) await c.query('ROLLBACK').catch(() => {});
           throw e;
         }
       }),

@@ -50,6 +50,7 @@ import { toolExecutionResultsView } from './postgres-view.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditLog, AuditRecord } from '../audit/log.js';
 import { type AppendInTransaction, auditInTransaction } from './postgres-audit.js';
+import { isTransientPgError, retryTransient, withPooledClient } from './pg-client.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations
@@ -298,21 +299,7 @@ function findNul(value: unknown, path = ''): string | undefined {
   return undefined;
 }
 
-const TRANSIENT_SQLSTATE = /^(08|57P0[123]|40001|40P01|53300)/;
-const TRANSIENT_NODE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/** Whether an error means "the connection or server went away; the same call may succeed later". */
-export function isTransientPgError(e: unknown): boolean {
-  if (e instanceof ToolResultError) return false;
-  const err = e as { code?: unknown; message?: unknown };
-  if (typeof err?.code === 'string') return TRANSIENT_SQLSTATE.test(err.code) || TRANSIENT_NODE.has(err.code);
-  return (
-    typeof err?.message === 'string' &&
-    /Connection terminated|terminating connection|Client has encountered a connection error|Connection ended/i.test(err.message)
-  );
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { isTransientPgError };
 
 interface Prepared {
   entry: StoreEntry;
@@ -462,42 +449,12 @@ export class PostgresResultStore extends EventTarget {
   }
 
   /** On `error`-less failures (server gone), retries with backoff; everything else is thrown at once. */
-  async #retry<T>(f: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      if (this.#closed) throw new ToolResultError('store_closed', 'this PostgresResultStore was closed');
-      try {
-        return await f();
-      } catch (e) {
-        if (!isTransientPgError(e) || attempt >= this.#retries) throw e;
-        await sleep(Math.min(2000, 50 * 2 ** attempt));
-      }
-    }
+  #retry<T>(f: () => Promise<T>): Promise<T> {
+    return retryTransient(f, this.#retries, () => this.#closed, 'PostgresResultStore');
   }
 
-  /**
-   * Runs `f` on a pooled connection. (pg's `pool.query` is not used: a
-   * connection the server terminates emits `error` after its query failed,
-   * and pool.query has removed its listener by then, which ends the process.)
-   */
-  async #withClient<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
-    const c = await this.#pool.connect();
-    // Kept on a broken connection: it may still emit `error` after release.
-    const ignore = () => {};
-    c.on('error', ignore);
-    try {
-      const out = await f(c);
-      c.removeListener('error', ignore);
-      c.release();
-      return out;
-    } catch (e) {
-      if (isTransientPgError(e)) {
-        c.release(e as Error);
-      } else {
-        c.removeListener('error', ignore);
-        c.release();
-      }
-      throw e;
-    }
+  #withClient<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
+    return withPooledClient(this.#pool, f);
   }
 
   /** One statement, retried while the connection or server is away. */
