@@ -98,7 +98,13 @@ test('put, toReference, prepareHistory, the HTTP handler and the Redis bus refus
   const client = { sendCommand: async () => null, publish: async () => 0 };
   assert.throws(() => new AgentResultStream(client, { maxlen: 10 }), refused(['/maxlen'], 'did you mean maxLen?'));
   const stream = new AgentResultStream(client);
-  await assert.rejects(stream.consume(async () => {}, { group: 'g', consumer: 'c', idle: 5 }), refused(['/idle']));
+  await assert.rejects(
+    stream.consume(async () => {}, { group: 'g', consumer: 'c', idle: 5 }),
+    refused(['/idle']),
+  );
   await assert.rejects(publishAgentResult(client, 'ch', '{}', { wrapp: true }), refused(['/wrapp'], 'did you mean wrap?'));
-  await assert.rejects(subscribeAgentResults({ subscribe: async () => {} }, 'ch', () => {}, { onInvalidd: () => {} }), refused(['/onInvalidd']));
+  await assert.rejects(
+    subscribeAgentResults({ subscribe: async () => {} }, 'ch', () => {}, { onInvalidd: () => {} }),
+    refused(['/onInvalidd']),
+  );
 });
