@@ -20,10 +20,15 @@ const AGENT_TYPES = ['scaffold', 'validation', 'e2e', 'integration', 'deployment
 const STATUSES = ['pending', 'queued', 'running', 'success', 'failed', 'timeout', 'cancelled'];
 const SHA = /^[0-9a-f]{64}$/;
 
-export function ajvCompiled() {
+/** ajv's compiled validator itself: after a call, `errors` holds what it found. */
+export function ajvValidate() {
   const ajv = new Ajv2020({ allErrors: true });
   addFormats(ajv);
-  const check = ajv.compile(schema);
+  return ajv.compile(schema);
+}
+
+export function ajvCompiled() {
+  const check = ajvValidate();
   return (text) => check(JSON.parse(text));
 }
 

@@ -2,7 +2,7 @@
 // pick instead, in one process on the same inputs. Writes bench/RESULTS.md.
 //   --smoke   a seconds-long run that only proves the bench still works
 //             (npm test runs it; it asserts nothing about time)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -16,6 +16,9 @@ import * as competitors from './competitors.mjs';
 import { inputs } from './inputs.mjs';
 import { outputs, outputTextValidators, outputValidators } from './tool-output.mjs';
 import { budgetSection } from './budgets.mjs';
+import { callsFor, tightLoop } from './tight.mjs';
+import { sizesPage, wasmSizes } from './wasm-sizes.mjs';
+import { coldStart, coldStartTable } from './cold-start.mjs';
 
 const smoke = process.argv.includes('--smoke');
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -88,6 +91,26 @@ for (const [inputName, text] of Object.entries(inputs)) {
   console.log(`${inputName} (${text.length} bytes) done`);
 }
 
+// The same calls in a tight loop (bench/tight.mjs): tinybench times each
+// sample on its own, and at a few microseconds per call that overhead
+// compresses the ratios between fast validators. Each validator is called
+// many times in a row (20,000 for the small inputs), nine rounds with the
+// order rotating, the median of the rounds' means. The invalid input's
+// issues are read, as a caller reports them (ajv keeps them on `.errors`).
+const TIGHT = ['toolresult validateAgentResult(string)', AJV];
+const ajvValidate = competitors.ajvValidate();
+const tightTasks = (text, invalid) => ({
+  [TIGHT[0]]: invalid ? () => validateAgentResult(text).issues.length : () => validateAgentResult(text).ok,
+  [TIGHT[1]]: invalid ? () => (ajvValidate(JSON.parse(text)) ? 0 : ajvValidate.errors.length) : () => ajvValidate(JSON.parse(text)),
+});
+const tight = {}; // input -> validator -> ns
+for (const [inputName, text] of Object.entries(inputs)) {
+  const invalid = inputName.startsWith('invalid');
+  const calls = smoke ? 20 : callsFor(medians[inputName][AJV]);
+  tight[inputName] = tightLoop(tightTasks(text, invalid), { calls, rounds: smoke ? 1 : 9 });
+}
+console.log('tight loop done');
+
 // Tool output validation against a tool's output schema: given the value
 // (no parse), and given the JSON text (each parses it its own way).
 const outputModes = {
@@ -105,6 +128,16 @@ for (const [mode, { validators: makers, input }] of Object.entries(outputModes))
     }
     const tasks = Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, () => check(arg)]));
     outputMedians[mode][outputName] = await measure(tasks, timing(false));
+  }
+}
+// The by-value rows in a tight loop too (see the envelope's).
+const outputTight = {}; // output -> validator -> ns
+{
+  const checks = Object.fromEntries(Object.entries(outputValidators).map(([name, make]) => [name, make()]));
+  for (const [outputName, value] of Object.entries(outputs)) {
+    const calls = smoke ? 20 : callsFor(outputMedians.value[outputName][AJV]);
+    const tasks = Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, () => check(value)]));
+    outputTight[outputName] = tightLoop(tasks, { calls, rounds: smoke ? 1 : 9 });
   }
 }
 console.log('tool output done');
@@ -143,44 +176,9 @@ for (const t of boundBench.tasks) if (t.result?.error || !t.result?.latency) thr
 const boundMedians = Object.fromEntries(boundBench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
 console.log('bounding done');
 
-// Cold start: import + build the validator + first validation, in a new process.
-const coldRuns = smoke ? 1 : 7;
-function coldStart(name, body) {
-  const script = `import { readFileSync } from 'node:fs';
-const text = readFileSync(${JSON.stringify(path.join(root, 'tests/fixtures/agent/valid-success.json'))}, 'utf8');
-const schema = JSON.parse(readFileSync(${JSON.stringify(require.resolve('toolresult/schemas/agent-result.v1.json'))}, 'utf8'));
-const t0 = performance.now();
-${body}
-console.log(performance.now() - t0);`;
-  const file = path.join(here, `.cold-${name}.mjs`);
-  writeFileSync(file, script);
-  const times = [];
-  for (let i = 0; i < coldRuns; i++) {
-    const out = execFileSync(process.execPath, [file], { cwd: here, encoding: 'utf8' });
-    times.push(Number(out.trim()));
-  }
-  rmSync(file);
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-const cold = {
-  toolresult: coldStart('toolresult', `const t = await import('toolresult'); t.validateAgentResult(text);`),
-  'ajv (compiled)': coldStart(
-    'ajv',
-    `const { default: Ajv } = await import('ajv/dist/2020.js'); const { default: f } = await import('ajv-formats'); const a = new Ajv({ allErrors: true }); f(a); a.compile(schema)(JSON.parse(text));`,
-  ),
-  'zod 4': coldStart(
-    'zod',
-    `const { z } = await import('zod'); z.strictObject({ task_id: z.string(), status: z.enum(['success']) }).safeParse(JSON.parse(text));`,
-  ),
-  valibot: coldStart('valibot', `const v = await import('valibot'); v.safeParse(v.looseObject({ task_id: v.string() }), JSON.parse(text));`),
-  '@cfworker/json-schema': coldStart(
-    'cfworker',
-    `const { Validator } = await import('@cfworker/json-schema'); new Validator(schema, '2020-12', false).validate(JSON.parse(text));`,
-  ),
-  // The floor of this harness: Node's ESM loader importing a module that does nothing.
-  '(an empty ES module)': coldStart('empty', `await import('data:text/javascript,export default 0'); JSON.parse(text);`),
-};
+// Cold start: a new process loads the library, builds the validator and
+// validates once, minus a bare `node -e 0` (bench/cold-start.mjs).
+const cold = coldStart({ runs: smoke ? 1 : 31 });
 
 // Bundle size: esbuild, minified, gzip; the wasm module counted on top for us.
 function bundleSize(name, entry) {
@@ -255,6 +253,17 @@ for (const ours of ['toolresult validateAgentResult(string)', 'toolresult parseA
     lines.push(`| ${ours.replace('toolresult ', '')} ÷ ${other} | ${inputNames.map((n) => ratio(medians[n][ours], medians[n][other])).join(' | ')} |`);
   }
 }
+lines.push(
+  '',
+  '### Tight loop (each validator called many times in a row, 9 rounds, median of the rounds; bench/tight.mjs)',
+  '',
+  "The same calls without tinybench's per-sample timer, whose overhead compresses ratios at the microsecond scale. For the invalid input both read the issues they report.",
+  '',
+);
+lines.push(`| validator | ${inputNames.join(' | ')} |`);
+lines.push(`|---|${inputNames.map(() => '---:').join('|')}|`);
+for (const name of TIGHT) lines.push(`| ${name} | ${inputNames.map((n) => fmt(tight[n][name])).join(' | ')} |`);
+lines.push(`| validateAgentResult(string) ÷ ${AJV} | ${inputNames.map((n) => ratio(tight[n][TIGHT[0]], tight[n][AJV])).join(' | ')} |`);
 lines.push('', '## Tool output validation (a search-results output schema with nested objects, arrays, enums, patterns and formats; median per call)', '');
 const outputNames = Object.keys(outputs);
 lines.push(`| validator | ${outputNames.map((n) => `${n} (${JSON.stringify(outputs[n]).length.toLocaleString('en')} B)`).join(' | ')} |`);
@@ -274,6 +283,15 @@ for (const [mode, title, ours] of [
     lines.push(`| ${name.replace('toolresult ', '').replace(/ \(.*\)$/, '')} ÷ ${AJV} | ${outputNames.map((n) => ratio(m[n][name], m[n][AJV])).join(' | ')} |`);
   }
 }
+lines.push('', '### Given the value, in a tight loop (as for the envelope; 9 rounds, median)', '');
+lines.push(`| validator | ${outputNames.join(' | ')} |`);
+lines.push(`|---|${outputNames.map(() => '---:').join('|')}|`);
+for (const name of Object.keys(outputTight[outputNames[0]])) lines.push(`| ${name} | ${outputNames.map((n) => fmt(outputTight[n][name])).join(' | ')} |`);
+for (const name of Object.keys(outputTight[outputNames[0]]).filter((n) => n.startsWith('toolresult '))) {
+  lines.push(
+    `| ${name.replace('toolresult ', '').replace(/ \(.*\)$/, '')} ÷ ${AJV} | ${outputNames.map((n) => ratio(outputTight[n][name], outputTight[n][AJV])).join(' | ')} |`,
+  );
+}
 lines.push('', '## Bounding a large output (median time per call)', '');
 lines.push('| operation | median | vs node crypto sha256 |', '|---|---:|---:|');
 const cryptoName = Object.keys(boundMedians).find((n) => n.startsWith('node crypto'));
@@ -285,9 +303,8 @@ lines.push(
   `Text truncation ÷ node crypto sha256 of the same text (the target compares these): **${ratio(boundMedians[textCut], boundMedians[textHash])}**. ` +
     'The ratio column above divides by the shorter slice of it, which Node hashes faster per byte than the whole flat string.',
 );
-lines.push('', '## Cold start (import + build the validator + first validation, median of new processes)', '');
-lines.push('| library | cold start |', '|---|---:|');
-for (const [name, ms] of Object.entries(cold)) lines.push(`| ${name} | ${ms.toFixed(1)} ms |`);
+lines.push('', '## Cold start (a new process: load, build the validator, validate once; bench/cold-start.mjs)', '');
+lines.push(...coldStartTable(cold));
 lines.push('', '## Bundle size (esbuild --minify, gzip -9; toolresult includes its wasm module)', '');
 lines.push('| library | gzip |', '|---|---:|');
 for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
@@ -322,4 +339,8 @@ lines.push('', readFileSync(notesFile, 'utf8').trim(), '');
 const report = lines.join('\n');
 const outFile = smoke ? path.join(os.tmpdir(), 'toolresult-bench-smoke.md') : path.join(here, 'RESULTS.md');
 writeFileSync(outFile, report);
+// The modules' sizes and what they are made of (bench/wasm-sizes.mjs): the
+// one place for those numbers is docs/internals/sizes.md.
+const sizesFile = smoke ? path.join(os.tmpdir(), 'toolresult-sizes-smoke.md') : path.join(root, 'docs/internals/sizes.md');
+writeFileSync(sizesFile, sizesPage(wasmSizes()));
 console.log(`\n${report}\n\nwrote ${outFile}`);

@@ -1,7 +1,7 @@
 //! Envelope parse + validate on arbitrary bytes, for both kinds and two option
-//! sets. Beyond "never panics", the three validation paths must agree: the
-//! streaming accept mode, the streaming collect mode, and the walk over a
-//! parsed value. Any disagreement aborts, so libFuzzer reports it.
+//! sets. Beyond "never panics", the validation paths must agree: the one pass
+//! over the bytes, the streaming accept mode, the streaming collect mode, and
+//! the walk over a parsed value. Any disagreement aborts, so libFuzzer reports it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -24,6 +24,8 @@ fuzz_target!(|data: &[u8]| {
             let v = Validator::new(kind, opts).unwrap();
             let accepted = v.is_valid_str(text);
             let issues = v.diagnose_str(text);
+            // The one pass over the bytes reports what the diagnostic walk does.
+            assert_eq!(v.check_str(text), issues, "one pass vs collect on {text:?}");
             assert_eq!(
                 accepted,
                 issues.is_empty(),

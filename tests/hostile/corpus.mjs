@@ -89,6 +89,22 @@ export const cases = [
     expect: 'invalid_enum',
     check: (r) => r.issues.map((i) => `${i.path} ${i.code}`).join(',') === '/status invalid_enum,/output unknown_field,/errors unknown_field, too_many_issues',
   },
+  {
+    // The repeated key is the input problem, found before the issue that would fill the report.
+    name: 'a repeated unknown key where the report fills up, with maxIssues 3',
+    input: () => '{"input":{},"status":"success","tool_metadata":{},"metadata":{},"metadata":{}}',
+    options: { maxIssues: 3 },
+    expect: 'duplicate_key',
+    check: (r) => r.issues.length === 1 && r.issues[0].path === '/metadata',
+  },
+  {
+    // `01` is refused as text before its value is checked against the field's rule.
+    name: 'a number with a leading zero after an issue, with maxIssues 1',
+    input: () => '{"a":1,"task_id":01}',
+    options: { maxIssues: 1 },
+    expect: 'invalid_json',
+    check: (r) => r.issues.length === 1 && r.issues[0].path === '/task_id',
+  },
 
   // --- keys special to JavaScript
   {

@@ -107,6 +107,29 @@ test('JSON truncation examples: markers say what is missing', () => {
   );
 });
 
+test('JSON truncation keeps members in the order of the JSON text (integer-like keys first, __proto__ an own member)', () => {
+  const v = JSON.parse(
+    `{"b":"${'x'.repeat(50)}","2":[1,2,3],"__proto__":{"p":"${'y'.repeat(80)}"},"1":"${'z'.repeat(60)}","a":${JSON.stringify(Array.from({ length: 40 }, (_, i) => i))}}`,
+  );
+  const order = Object.keys(v);
+  assert.deepEqual(order, ['1', '2', 'b', '__proto__', 'a']);
+  let cut = 0;
+  for (const maxBytes of [64, 100, 150, 200, 260, 330, 400]) {
+    const r = truncateOutput(v, { maxBytes });
+    assert.equal(r.size, utf8Len(JSON.stringify(r.output)), `size at ${maxBytes}`);
+    assert.ok(r.size <= maxBytes);
+    if (r.output_truncated) cut++;
+    const keys = Object.keys(r.output).filter((k) => !k.startsWith('…'));
+    assert.deepEqual(keys, order.slice(0, keys.length), `kept keys at ${maxBytes}`);
+    assert.equal(Object.getPrototypeOf(r.output), Object.prototype);
+    if (keys.includes('__proto__')) assert.ok(Object.hasOwn(r.output, '__proto__'));
+    // The output is a copy: changing it leaves the input as it was.
+    if (Array.isArray(r.output['2'])) r.output['2'].push(4);
+    assert.deepEqual(v['2'], [1, 2, 3]);
+  }
+  assert.ok(cut >= 5);
+});
+
 test('JSON truncation measures numbers as JavaScript writes them (1e+21, 1e-7, -0 as 0)', () => {
   const v = { a: Array.from({ length: 60 }, (_, i) => [1e21, 1e-7, -0, 5e-324, 0.1 + 0.2, i]) };
   for (const maxBytes of [64, 100, 333, 1000, 2500]) {

@@ -193,6 +193,73 @@ test('plan: by value and by text give the same verdict and the same issues, on r
   assert.ok(judged > 1000, `only ${judged} values were judged by a plan`);
 });
 
+test('plan: values with parts that are not JSON data get the verdict the engine gives them, wherever those parts sit', () => {
+  // The evaluator vets a value while it judges it; a part that is not plain
+  // JSON data (NaN, -0, undefined, a Date, an unsafe integer, a lone
+  // surrogate, BigInt) must still send the value to the engine, whether the
+  // walk reaches it before or after a failure. The reference is the same
+  // schema with a keyword the plan does not carry (unevaluatedProperties:
+  // true, which never fails), so every value goes to the engine.
+  const odd = fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, undefined, new Date(0), 2 ** 60, 'a\uD800', 10n, [undefined]);
+  const { loose } = fc.letrec((tie) => ({
+    loose: fc.oneof(
+      { depthSize: 'small' },
+      value,
+      odd,
+      fc.array(tie('loose'), { maxLength: 4 }),
+      fc.array(fc.tuple(fc.constantFrom(...keys), tie('loose')), { maxLength: 4 }).map((entries) => {
+        const o = {};
+        for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        return o;
+      }),
+    ),
+  }));
+  // Whether a value holds a part the text path refuses or rewrites.
+  const notData = (v) =>
+    typeof v === 'object' && v !== null && !(v instanceof Date)
+      ? Object.values(v).some(notData) || (Array.isArray(v) && v.includes(undefined))
+      : !(typeof v === 'string'
+          ? v.isWellFormed()
+          : typeof v === 'boolean' || v === null || Number.isSafeInteger(v)
+            ? !Object.is(v, -0)
+            : Number.isFinite(v) && !Number.isInteger(v));
+  let planned = 0;
+  let odds = 0;
+  for (const dialect of ['2020-12', '2019-09']) {
+    const root = schemas(dialect).chain((s) => schemas(dialect).map((d) => (typeof s === 'object' ? { $schema: URIS[dialect], $defs: { d }, ...s } : s)));
+    fc.assert(
+      fc.property(root, fc.array(loose, { minLength: 1, maxLength: 6 }), (schemaValue, values) => {
+        let schema;
+        let reference;
+        try {
+          schema = compileSchema(schemaValue);
+          const unplanned =
+            typeof schemaValue === 'object' ? { unevaluatedProperties: true, ...schemaValue } : { allOf: [schemaValue], unevaluatedProperties: true };
+          reference = compileSchema(unplanned);
+        } catch (e) {
+          assert.ok(e instanceof ToolResultError, String(e));
+          return;
+        }
+        assert.equal(reference.planCovered, false);
+        if (schema.planCovered) planned++;
+        for (const v of values) {
+          if (notData(v)) odds++;
+          assert.deepEqual(
+            outcome(() => schema.isValid(v)),
+            outcome(() => reference.isValid(v)),
+            `schema ${JSON.stringify(schemaValue)}\nvalue ${String(v)}`,
+          );
+        }
+        schema.free();
+        reference.free();
+      }),
+      { numRuns: 300 },
+    );
+  }
+  assert.ok(planned > 200, `only ${planned} schemas had a plan`);
+  assert.ok(odds > 300, `only ${odds} values held a part that is not JSON data`);
+});
+
 test('plan: recursive schemas through $ref, and a reference loop falls back to the engine', () => {
   const tree = compileSchema({
     $defs: { node: { type: 'object', required: ['v'], properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } },

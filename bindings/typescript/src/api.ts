@@ -18,10 +18,9 @@ import type {
   ValidationOptions,
   SourceLocation,
 } from './generated/types.js';
-import { agentResultSchema, toolResultSchema } from './generated/schemas.js';
-import { writeInput } from './input.js';
+import { readIssues, writeInput } from './input.js';
 import { bindings, call, onInstall, type Wasm } from './runtime.js';
-import { escapeLoneSurrogates, toWireBytes, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
+import { escapeLoneSurrogates, INPUT_LIMITS, toWireBytes, toWireText, tooLargeIssue, type WireLimits } from './wire.js';
 
 type ValidatorHandle = InstanceType<Wasm['Validator']>;
 
@@ -72,15 +71,18 @@ function compiledFor(kind: Kind, options: ValidationOptions | undefined): Compil
   let entry = validators.get(key);
   if (entry) return entry;
   const w = bindings();
-  const problems = call(() => w.check_options(kind, optionsJson));
-  if (problems) {
-    throw new ToolResultError('invalid_options', 'invalid validation options', JSON.parse(problems) as Issue[]);
+  let limits: WireLimits = INPUT_LIMITS;
+  // Without options there is nothing to check and the limits are the defaults:
+  // two wasm calls fewer in the first validation of a process.
+  if (options !== undefined) {
+    const problems = call(() => w.check_options(kind, optionsJson));
+    if (problems) {
+      throw new ToolResultError('invalid_options', 'invalid validation options', JSON.parse(problems) as Issue[]);
+    }
+    const merged = { ...defaultOptions(), ...options };
+    limits = { maxBytes: merged.maxBytes, maxDepth: merged.maxDepth };
   }
-  const merged = { ...defaultOptions(), ...(options ?? {}) };
-  entry = {
-    validator: call(() => new w.Validator(kind, optionsJson)),
-    limits: { maxBytes: merged.maxBytes, maxDepth: merged.maxDepth },
-  };
+  entry = { validator: call(() => new w.Validator(kind, optionsJson)), limits };
   if (validators.size >= MAX_CACHED_VALIDATORS) {
     const oldest = validators.keys().next().value as string;
     validators.get(oldest)?.validator.free();
@@ -147,9 +149,8 @@ function validate<T>(kind: Kind, input: ResultInput, options?: ValidationOptions
   const source = text;
   const scratch = source !== input && typeof source !== 'string';
   return call((w) => {
-    if (validator.check_input(writeInput(w, source)) !== 0) {
-      return { ok: false, issues: JSON.parse(w.take_last_issues()) as Issue[] };
-    }
+    const found = validator.check_input(writeInput(w, source));
+    if (found !== 0) return { ok: false, issues: readIssues(w, found) as Issue[] };
     // The writer's bytes are reused by the next call: keep a copy.
     return new Valid<T>(scratch ? (source as Uint8Array).slice() : source);
   });
@@ -278,12 +279,6 @@ export function statusInfo(status: ToolStatus | AgentStatus, kind?: 'tool' | 'ag
 export function issueCodes(): { code: IssueCode; level: IssueLevel; description: string }[] {
   return JSON.parse(call((w) => w.issue_codes()));
 }
-
-/** The JSON Schemas (2020-12), generated from the Rust types. */
-export const schemas = {
-  agentResult: agentResultSchema,
-  toolResult: toolResultSchema,
-} as const;
 
 /**
  * Where the value at a JSON Pointer (an issue's `path`) sits in JSON text, for

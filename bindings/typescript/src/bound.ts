@@ -4,7 +4,7 @@ import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import { LIMITS } from './generated/limits.js';
 import { writeInput } from './input.js';
 import { call, platform } from './runtime.js';
-import { isWellFormed, toWireBytes } from './wire.js';
+import { isWellFormed, setMember, toWireCopy } from './wire.js';
 
 /** Default output limit: 10 MiB (docs/spec.md §10). */
 export const DEFAULT_MAX_OUTPUT_BYTES: number = LIMITS.defaultMaxOutputBytes;
@@ -101,18 +101,70 @@ export function truncateOutput<T>(output: T, options: { maxBytes?: number } = {}
     };
   }
   // The bytes of JSON.stringify(output): sizes and sha256 are of that text.
-  const wire = toWireBytes(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: LIMITS.maxDepthCeiling, minusZeroAsZero: true });
+  // The copy, made from the same reads, is what the cut applies to: the
+  // core says where it cut, and the output text never has to be parsed back.
+  const wire = toWireCopy(output, { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: LIMITS.maxDepthCeiling, minusZeroAsZero: true });
   if (wire.issues) throw new ToolResultError('invalid_output', 'the output is not JSON data', wire.issues);
   const bytes = wire.bytes;
   // Sizes come from the text's own tokens (numbers as JavaScript wrote
   // them), so no re-measuring is needed here.
-  const r = unwrap<TruncatedOutput<T>>(
-    call((w) => w.truncate_json_input(writeInput(w, bytes), maxBytes, !native)),
+  const r = unwrap<Omit<TruncatedOutput<T>, 'output'> & { steps: CutStep[] }>(
+    call((w) => w.truncate_json_steps(writeInput(w, bytes), maxBytes, !native)),
     'JSON output',
   );
-  if (native) r.sha256 = native(bytes);
-  return r;
+  return {
+    output: (r.steps.length === 0 ? wire.copy : applyCut(wire.copy, r.steps, 0)) as T,
+    output_truncated: r.output_truncated,
+    original_size: r.original_size,
+    size: r.size,
+    sha256: native ? native(bytes) : r.sha256,
+  };
 }
+
+/**
+ * Where the core cut a JSON value (crates/toolresult-wasm, `truncate_json_steps`):
+ * `['a', keep, item]` an array, `['o', keep, key, value]` an object (`null`s
+ * when nothing was left out), `['s', keepUtf16, marker]` a string, `['r',
+ * marker]` replaced whole. Each step after the first applies to the last
+ * member the one before kept.
+ */
+type CutStep = ['a', number, string | null] | ['o', number, string | null, string | null] | ['s', number, string] | ['r', string];
+
+/** The value `v` (our own copy) cut as `steps[i..]` say. */
+function applyCut(v: unknown, steps: CutStep[], i: number): unknown {
+  const step = steps[i];
+  const deeper = i + 1 < steps.length;
+  switch (step[0]) {
+    case 'r':
+      return step[1];
+    case 's':
+      return (v as string).slice(0, step[1]) + step[2];
+    case 'a': {
+      const out = (v as unknown[]).slice(0, step[1]);
+      if (deeper) out[step[1] - 1] = applyCut(out[step[1] - 1], steps, i + 1);
+      if (step[2] !== null) out.push(step[2]);
+      return out;
+    }
+    default: {
+      const source = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      let kept = 0;
+      let last = '';
+      for (const key in source) {
+        if (!hasOwn.call(source, key)) continue;
+        if (kept === step[1]) break;
+        setMember(out, key, source[key]);
+        last = key;
+        kept++;
+      }
+      if (deeper) setMember(out, last, applyCut(out[last], steps, i + 1));
+      if (step[2] !== null) setMember(out, step[2], step[3]);
+      return out;
+    }
+  }
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(0);

@@ -10,7 +10,11 @@
 //
 // Verdicts only: a value the plan finds invalid, or cannot judge, goes
 // through the engine, which gives the issues (the same as the text path's).
-import { isWellFormed } from './wire.js';
+import { isWellFormed as wireWellFormed } from './wire.js';
+
+// Called for every string the plan reads: bound here once rather than read
+// off the imported module at each call.
+const isWellFormed = wireWellFormed;
 
 /** The evaluator's answer: valid, invalid, or "ask the engine". */
 export const PlanVerdict = { Valid: 0, Invalid: 1, Fallback: 2 } as const;
@@ -62,6 +66,13 @@ interface PlanNode {
 }
 
 type Check = (v: unknown) => boolean;
+/**
+ * A check that also walks what it checks: every part of the value it
+ * reaches is confirmed to be plain JSON data (or NOT_PLAIN is thrown) and
+ * its size counted, so a value is read once, not once to vet it and once to
+ * judge it. `depth` is the value's own (0 at the root).
+ */
+type Walk = (v: unknown, depth: number) => boolean;
 
 /** Runs checks in the engine: `[check, value, …]` → 0 all passed, 1 one failed, 2 cannot tell. */
 export type RunChecks = (batch: unknown[]) => number;
@@ -145,64 +156,28 @@ function unique(items: unknown[]): boolean {
       break;
     }
   }
-  if (primitives) return new Set(items).size === items.length;
+  if (primitives) {
+    // A few items are compared directly: cheaper than building a Set.
+    if (items.length <= 16) {
+      for (let i = 1; i < items.length; i++) for (let j = 0; j < i; j++) if (items[i] === items[j]) return false;
+      return true;
+    }
+    return new Set(items).size === items.length;
+  }
   for (let i = 1; i < items.length; i++) {
     for (let j = 0; j < i; j++) if (equal(items[i], items[j])) return false;
   }
   return true;
 }
 
-/**
- * Whether `value` is plain JSON data that the text path would take exactly as
- * it is: anything it would refuse, rewrite or leave out (non-finite or unsafe
- * numbers, -0, lone surrogates, undefined, non-plain objects, too deep or too
- * large) sends the value to the engine instead, which says so as before.
- */
-class PlainCheck {
-  size = 0;
-  constructor(
-    readonly maxBytes: number,
-    readonly maxDepth: number,
-  ) {}
-
-  value(v: unknown, depth: number): boolean {
-    switch (typeof v) {
-      case 'string':
-        // An upper bound of its UTF-8 JSON form (\u00XX is 6 bytes per unit).
-        this.size += 6 * v.length + 3;
-        return isWellFormed(v);
-      case 'number':
-        this.size += 26;
-        return Number.isFinite(v) && !(v === 0 && 1 / v < 0) && !(Number.isInteger(v) && !Number.isSafeInteger(v));
-      case 'boolean':
-        this.size += 6;
-        return true;
-      case 'object': {
-        this.size += 2;
-        if (v === null) return true;
-        if (depth >= this.maxDepth) return false;
-        if (Array.isArray(v)) {
-          for (let i = 0; i < v.length; i++) {
-            const item: unknown = v[i];
-            if (item === undefined || !this.value(item, depth + 1)) return false;
-          }
-          return true;
-        }
-        const proto = Object.getPrototypeOf(v);
-        if (proto !== objectProto && proto !== null) return false;
-        for (const k in v) {
-          if (!hasOwn.call(v, k)) continue;
-          const item = (v as Record<string, unknown>)[k];
-          this.size += 6 * k.length + 3;
-          if (item === undefined || !isWellFormed(k) || !this.value(item, depth + 1)) return false;
-        }
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
+/** A number the text path takes exactly as it is: finite, not -0, an integer only when safe. */
+function plainNumber(v: number): boolean {
+  return Number.isSafeInteger(v) ? v !== 0 || 1 / v > 0 : Number.isFinite(v) && !Number.isInteger(v);
 }
+
+/** Thrown inside an evaluation at a part of the value that is not plain JSON data. */
+class NotPlain {}
+const NOT_PLAIN = new NotPlain();
 
 // The plainest forms of common formats, accepted here without asking the
 // engine. Each accepts a subset of what the engine's format accepts (a
@@ -214,7 +189,12 @@ const date = '[1-9]\\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])';
 const time = '(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
 const octet = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const uriText = "[A-Za-z0-9\\-._~!$&'()*+,;=:@]";
-const plainFormats: Record<string, RegExp> = {
+/** A test of one string (a RegExp is one). */
+interface Tester {
+  test(s: string): boolean;
+}
+
+const plainFormats: Record<string, Tester> = {
   date: new RegExp(`^${date}$`),
   time: new RegExp(`^${time}$`),
   'date-time': new RegExp(`^${date}T${time}$`),
@@ -228,7 +208,7 @@ const plainFormats: Record<string, RegExp> = {
 };
 
 /** The plain-form test of a format, for the property test. @internal */
-export function plainFormat(name: string): RegExp | undefined {
+export function plainFormat(name: string): Tester | undefined {
   return hasOwn.call(plainFormats, name) ? plainFormats[name] : undefined;
 }
 
@@ -237,14 +217,18 @@ export function plainFormat(name: string): RegExp | undefined {
  * ambiguous repetition: linear time; plan/js_pattern.rs), as a test;
  * `undefined` when it was not, or the RegExp does not build here.
  */
-function jsPattern(source: string | undefined): ((s: string) => boolean) | undefined {
+function jsPattern(source: string | undefined): Tester | undefined {
   if (source === undefined) return undefined;
   try {
-    const re = new RegExp(source, 'u');
-    return (s) => re.test(s);
+    return new RegExp(source, 'u');
   } catch {
     return undefined;
   }
+}
+
+/** A tester as a function (`undefined` stays `undefined`). */
+function testOf(t: Tester | undefined): ((s: string) => boolean) | undefined {
+  return t === undefined ? undefined : (s) => t.test(s);
 }
 
 const always: Check = () => true;
@@ -270,39 +254,366 @@ export class SchemaPlan {
   private readonly limits: { maxBytes: number; maxDepth: number };
   // Compiled closures by node × "in a definite context" (see nodeCheck).
   private readonly fns: (Check | undefined)[] = [];
-  private readonly root: Check;
+  private readonly walks: (Walk | undefined)[] = [];
+  private readonly root: Walk;
   // Checks deferred by the evaluation under way: [check, value, …].
   private pending: unknown[] = [];
+  // An upper bound of the UTF-8 JSON size of what the evaluation under way has walked.
+  private size = 0;
 
   constructor(planJson: string, runChecks: RunChecks, limits: { maxBytes: number; maxDepth: number }) {
     this.nodes = (JSON.parse(planJson) as { nodes: PlanNode[] }).nodes;
     this.runChecks = runChecks;
     this.limits = limits;
-    this.root = this.nodeCheck(0, true);
+    this.root = this.nodeWalk(0, true);
   }
 
-  /** Valid, invalid, or Fallback (the engine must judge this value). */
+  /**
+   * Valid, invalid, or Fallback (the engine must judge this value): anything
+   * the text path would refuse, rewrite or leave out (non-finite or unsafe
+   * numbers, -0, lone surrogates, undefined, non-plain objects, too deep or
+   * too large) sends the value to the engine, which says so as before.
+   */
   evaluate(value: unknown): PlanVerdict {
-    const plain = new PlainCheck(this.limits.maxBytes, this.limits.maxDepth);
-    try {
-      if (!plain.value(value, 0) || plain.size > this.limits.maxBytes) return PlanVerdict.Fallback;
-    } catch {
-      return PlanVerdict.Fallback; // a getter or Proxy trap threw: the engine reports it
-    }
-    // A getter may re-enter with another value: each evaluation has its own list.
-    const outer = this.pending;
+    // A getter may re-enter with another value: each evaluation has its own state.
+    const outerPending = this.pending;
+    const outerSize = this.size;
     const pending: unknown[] = [];
     this.pending = pending;
+    this.size = 0;
     try {
-      if (!this.root(value)) return PlanVerdict.Invalid;
+      let valid: boolean;
+      try {
+        valid = this.root(value, 0);
+      } catch {
+        return PlanVerdict.Fallback; // not plain data, a check the engine must answer, or a getter threw
+      }
+      if (!valid) {
+        // The walk stopped at the first failure: the rest must be plain data
+        // too, or the engine says what is wrong with it.
+        this.size = 0;
+        try {
+          return this.plain(value, 0) && this.size <= this.limits.maxBytes ? PlanVerdict.Invalid : PlanVerdict.Fallback;
+        } catch {
+          return PlanVerdict.Fallback;
+        }
+      }
+      if (this.size > this.limits.maxBytes) return PlanVerdict.Fallback;
       if (pending.length === 0) return PlanVerdict.Valid;
       const verdict = this.runChecks(pending);
       return verdict === 0 ? PlanVerdict.Valid : verdict === 1 ? PlanVerdict.Invalid : PlanVerdict.Fallback;
     } catch {
       return PlanVerdict.Fallback;
     } finally {
-      this.pending = outer;
+      this.pending = outerPending;
+      this.size = outerSize;
     }
+  }
+
+  /** Whether `v` is plain JSON data (see `evaluate`); counts its size. */
+  private plain(v: unknown, depth: number): boolean {
+    switch (typeof v) {
+      case 'string':
+        // An upper bound of its UTF-8 JSON form (\u00XX is 6 bytes per unit).
+        this.size += 6 * v.length + 3;
+        return isWellFormed(v);
+      case 'number':
+        this.size += 26;
+        return plainNumber(v);
+      case 'boolean':
+        this.size += 6;
+        return true;
+      case 'object': {
+        this.size += 2;
+        if (v === null) return true;
+        if (depth >= this.limits.maxDepth) return false;
+        if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) {
+            const item: unknown = v[i];
+            if (item === undefined || !this.plain(item, depth + 1)) return false;
+          }
+          return true;
+        }
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== objectProto && proto !== null) return false;
+        for (const k in v) {
+          if (!hasOwn.call(v, k)) continue;
+          const item = (v as Record<string, unknown>)[k];
+          this.size += 6 * k.length + 3;
+          if (item === undefined || !isWellFormed(k) || !this.plain(item, depth + 1)) return false;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** The walk that vets `v` as plain data and then runs `check` on it. */
+  private vetThen(check: Check): Walk {
+    return (v, depth) => {
+      if (!this.plain(v, depth)) throw NOT_PLAIN;
+      return check(v);
+    };
+  }
+
+  /** The walk of node `i` (see `Walk`; `definite` as for nodeCheck). */
+  private nodeWalk(i: number, definite: boolean): Walk {
+    const key = 2 * i + (definite ? 1 : 0);
+    const known = this.walks[key];
+    if (known) return known;
+    // A reference loop reaches this node again while it is compiled.
+    let compiled: Walk | undefined;
+    this.walks[key] = (v, depth) => (compiled as Walk)(v, depth);
+    compiled = this.compileWalk(this.nodes[i], i, definite);
+    this.walks[key] = compiled;
+    return compiled;
+  }
+
+  /**
+   * A node's walk. Nodes of plain structure (types, string and number
+   * limits, properties, items) check as they walk; a node that applies
+   * several subschemas to one value (allOf, anyOf, not, if, $ref with
+   * siblings, enum, …) vets the value first and then checks it.
+   */
+  private compileWalk(n: PlanNode, i: number, d: boolean): Walk {
+    if (n.b === false) return () => false;
+    const keys = Object.keys(n);
+    if (keys.length === 1 && n.ref !== undefined) return this.nodeWalk(n.ref, d);
+    // An enum of strings, numbers, booleans or null (a `kind` field): the
+    // scalar is vetted and looked up in place.
+    if (n.enum !== undefined && keys.every((k) => k === 'enum' || k === 't') && n.enum.every((e) => typeof e !== 'object' || e === null)) {
+      const allowed = new Set(n.enum);
+      const bits = n.t ?? NULL | BOOLEAN | OBJECT | ARRAY | NUMBER | STRING | INTEGER;
+      return (v) => {
+        switch (typeof v) {
+          case 'string':
+            if (!isWellFormed(v)) throw NOT_PLAIN;
+            this.size += 6 * v.length + 3;
+            return allowed.has(v) && (bits & STRING) !== 0;
+          case 'number':
+            if (!plainNumber(v)) throw NOT_PLAIN;
+            this.size += 26;
+            return allowed.has(v) && ((bits & NUMBER) !== 0 || ((bits & INTEGER) !== 0 && Number.isInteger(v)));
+          case 'boolean':
+            this.size += 6;
+            return allowed.has(v) && (bits & BOOLEAN) !== 0;
+          case 'object':
+            // An object or array is in no such enum (evaluate vets it).
+            this.size += 2;
+            return v === null && allowed.has(v) && (bits & NULL) !== 0;
+          default:
+            throw NOT_PLAIN;
+        }
+      };
+    }
+    const structural =
+      n.ref === undefined &&
+      n.enum === undefined &&
+      n.c === undefined &&
+      n.allOf === undefined &&
+      n.anyOf === undefined &&
+      n.oneOf === undefined &&
+      n.not === undefined &&
+      n.if === undefined &&
+      n.contains === undefined &&
+      n.propertyNames === undefined &&
+      n.dependentSchemas === undefined;
+    if (!structural) return this.vetThen(this.nodeCheck(i, d));
+    const bits = n.t ?? NULL | BOOLEAN | OBJECT | ARRAY | NUMBER | STRING | INTEGER;
+    const anyNumber = (bits & NUMBER) !== 0;
+    const integer = (bits & INTEGER) !== 0;
+    const string = this.stringTest(n, d);
+    const number = this.numberTest(n, d);
+    const object = (bits & OBJECT) === 0 ? undefined : this.objectWalk(n, d);
+    const array = (bits & ARRAY) === 0 ? undefined : this.arrayWalk(n, d);
+    const maxDepth = this.limits.maxDepth;
+    // One type, the common case: its test first, everything else fails
+    // (evaluate then vets the whole value).
+    if (bits === STRING) {
+      // A format or a pattern alone (the common string field): its RegExp
+      // is tested here, one call fewer per string.
+      const only = this.onlyRegExp(n, d);
+      if (only !== undefined) {
+        const { re, otherwise } = only;
+        return (v) => {
+          if (typeof v !== 'string') return false;
+          if (!isWellFormed(v)) throw NOT_PLAIN;
+          this.size += 6 * v.length + 3;
+          return re.test(v) || otherwise?.(v) === true;
+        };
+      }
+      return (v) => {
+        if (typeof v !== 'string') return false;
+        if (!isWellFormed(v)) throw NOT_PLAIN;
+        this.size += 6 * v.length + 3;
+        return string === undefined || string(v);
+      };
+    }
+    if (bits === OBJECT && object !== undefined) {
+      return (v, depth) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+        if (depth >= maxDepth) throw NOT_PLAIN;
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== objectProto && proto !== null) throw NOT_PLAIN;
+        this.size += 2;
+        return object(v as Record<string, unknown>, depth);
+      };
+    }
+    if (bits === ARRAY && array !== undefined) {
+      return (v, depth) => {
+        if (!Array.isArray(v)) return false;
+        if (depth >= maxDepth) throw NOT_PLAIN;
+        this.size += 2;
+        return array(v, depth);
+      };
+    }
+    if ((bits & ~(NUMBER | INTEGER)) === 0) {
+      return (v) => {
+        if (typeof v !== 'number') return false;
+        if (!plainNumber(v)) throw NOT_PLAIN;
+        this.size += 26;
+        return (anyNumber || Number.isInteger(v)) && (number === undefined || number(v));
+      };
+    }
+    return (v, depth) => {
+      switch (typeof v) {
+        case 'string':
+          if (!isWellFormed(v)) throw NOT_PLAIN;
+          this.size += 6 * v.length + 3;
+          return (bits & STRING) !== 0 && (string === undefined || string(v));
+        case 'number':
+          if (!plainNumber(v)) throw NOT_PLAIN;
+          this.size += 26;
+          return (anyNumber || (integer && Number.isInteger(v))) && (number === undefined || number(v));
+        case 'boolean':
+          this.size += 6;
+          return (bits & BOOLEAN) !== 0;
+        case 'object':
+          this.size += 2;
+          if (v === null) return (bits & NULL) !== 0;
+          if (depth >= maxDepth) throw NOT_PLAIN;
+          if (Array.isArray(v)) return array?.(v, depth) === true;
+          {
+            const proto = Object.getPrototypeOf(v);
+            if (proto !== objectProto && proto !== null) throw NOT_PLAIN;
+          }
+          return object?.(v as Record<string, unknown>, depth) === true;
+        default:
+          throw NOT_PLAIN;
+      }
+    };
+  }
+
+  /** The object keywords of a structural node, walking every member. */
+  private objectWalk(n: PlanNode, d: boolean): (o: Record<string, unknown>, depth: number) => boolean {
+    const props = n.properties ?? [];
+    const required = n.required ?? [];
+    // One slot per property and per required name: its walk (and a check
+    // for when a pattern walked the value first), and whether it is required.
+    const slots = new Map<string, number>();
+    const names: string[] = [];
+    const walks: (Walk | undefined)[] = [];
+    const checks: (Check | undefined)[] = [];
+    const needed: boolean[] = [];
+    for (const [name, sub] of props) {
+      slots.set(name, walks.length);
+      names.push(name);
+      walks.push(this.nodeWalk(sub, d));
+      checks.push(this.nodeCheck(sub, d));
+      needed.push(false);
+    }
+    for (const name of required) {
+      let slot = slots.get(name);
+      if (slot === undefined) {
+        slot = walks.length;
+        slots.set(name, slot);
+        names.push(name);
+        walks.push(undefined);
+        checks.push(undefined);
+        needed.push(false);
+      }
+      needed[slot] = true;
+    }
+    let requiredCount = 0;
+    for (const x of needed) if (x) requiredCount++;
+    const patterns = (n.patternProperties ?? []).map(([check, sub, source]) => ({
+      test: testOf(jsPattern(source)) ?? this.engineCheck(check, false),
+      walk: this.nodeWalk(sub, d),
+      check: this.nodeCheck(sub, d),
+    }));
+    const additional = n.additionalProperties === undefined ? undefined : this.nodeWalk(n.additionalProperties, d);
+    const closed = n.additionalProperties !== undefined && this.nodes[n.additionalProperties].b === false;
+    const min = n.minProperties ?? 0;
+    const max = n.maxProperties ?? Number.POSITIVE_INFINITY;
+    const dependent = n.dependentRequired ? Object.entries(n.dependentRequired) : [];
+    return (o, depth) => {
+      let count = 0;
+      let present = 0;
+      // Members mostly come in the order the schema lists them: the next
+      // name is tried before the map.
+      let next = 0;
+      for (const k in o) {
+        if (!hasOwn.call(o, k)) continue;
+        const v = o[k];
+        if (v === undefined) throw NOT_PLAIN;
+        this.size += 6 * k.length + 3;
+        count++;
+        let walked = false;
+        const slot = names[next] === k ? next : slots.get(k);
+        // A name of the schema is well-formed; any other key is vetted.
+        if (slot !== undefined) next = slot + 1;
+        else if (!isWellFormed(k)) throw NOT_PLAIN;
+        if (slot !== undefined) {
+          if (needed[slot]) present++;
+          const walk = walks[slot];
+          if (walk !== undefined) {
+            if (!walk(v, depth + 1)) return false;
+            walked = true;
+          }
+        }
+        for (let p = 0; p < patterns.length; p++) {
+          const pattern = patterns[p];
+          if (!pattern.test(k)) continue;
+          if (walked ? !pattern.check(v) : !pattern.walk(v, depth + 1)) return false;
+          walked = true;
+        }
+        if (walked) continue;
+        if (closed) return false;
+        if (additional !== undefined) {
+          if (!additional(v, depth + 1)) return false;
+        } else if (!this.plain(v, depth + 1)) throw NOT_PLAIN;
+      }
+      if (present !== requiredCount || count < min || count > max) return false;
+      for (const [k, needs] of dependent) {
+        if (!isMember.call(o, k)) continue;
+        for (let i = 0; i < needs.length; i++) if (!isMember.call(o, needs[i])) return false;
+      }
+      return true;
+    };
+  }
+
+  /** The array keywords of a structural node, walking every item. */
+  private arrayWalk(n: PlanNode, d: boolean): (a: unknown[], depth: number) => boolean {
+    const min = n.minItems ?? 0;
+    const max = n.maxItems ?? Number.POSITIVE_INFINITY;
+    const prefix = (n.prefix ?? []).map((s) => this.nodeWalk(s, d));
+    const items = n.items === undefined ? undefined : this.nodeWalk(n.items, d);
+    const uniqueItems = n.uniqueItems === true;
+    return (a, depth) => {
+      if (a.length < min || a.length > max) return false;
+      const head = Math.min(prefix.length, a.length);
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i];
+        if (v === undefined) throw NOT_PLAIN;
+        if (i < head) {
+          if (!prefix[i](v, depth + 1)) return false;
+        } else if (items !== undefined) {
+          if (!items(v, depth + 1)) return false;
+        } else if (!this.plain(v, depth + 1)) throw NOT_PLAIN;
+      }
+      return !uniqueItems || unique(a);
+    };
   }
 
   private engineCheck(id: number, definite: boolean): Check {
@@ -398,15 +709,44 @@ export class SchemaPlan {
     };
   }
 
+  /**
+   * When a node's one string keyword is a format with a plain form, or a
+   * pattern run as a JS RegExp: that RegExp, and for a format the engine's
+   * check of what its plain form does not accept.
+   */
+  private onlyRegExp(n: PlanNode, d: boolean): { re: Tester; otherwise?: Check } | undefined {
+    if (n.minLength !== undefined || n.maxLength !== undefined) return undefined;
+    if (n.pattern !== undefined) {
+      const re = n.format === undefined ? jsPattern(n.patternJs) : undefined;
+      return re === undefined ? undefined : { re };
+    }
+    const plain = n.formatName === undefined ? undefined : plainFormat(n.formatName);
+    if (n.format === undefined || plain === undefined) return undefined;
+    return { re: plain, otherwise: this.engineCheck(n.format, d) };
+  }
+
   private stringCheck(n: PlanNode, d: boolean): Check | undefined {
+    const test = this.stringTest(n, d);
+    return test === undefined ? undefined : (v) => typeof v !== 'string' || test(v);
+  }
+
+  /**
+   * The string keywords of a node as one test of a string (`undefined`:
+   * none), made as direct as the keywords present allow: a pattern or a
+   * format alone is its RegExp's test.
+   */
+  private stringTest(n: PlanNode, d: boolean): ((v: string) => boolean) | undefined {
     const { minLength: min, maxLength: max } = n;
-    const pattern = n.pattern === undefined ? undefined : (jsPattern(n.patternJs) ?? this.engineCheck(n.pattern, d));
+    const re = n.pattern === undefined ? undefined : jsPattern(n.patternJs);
+    const pattern = n.pattern === undefined ? undefined : (testOf(re) ?? this.engineCheck(n.pattern, d));
     const engineFormat = n.format === undefined ? undefined : this.engineCheck(n.format, d);
     const plain = n.formatName === undefined ? undefined : plainFormat(n.formatName);
     const format = engineFormat && plain ? (v: string) => plain.test(v) || engineFormat(v) : engineFormat;
-    if (min === undefined && max === undefined && !pattern && !format) return undefined;
+    const lengths = min !== undefined || max !== undefined;
+    if (!lengths && !pattern && !format) return undefined;
+    if (!lengths && !format && re !== undefined) return (v) => re.test(v);
+    if (!lengths && !pattern && format) return format;
     return (v) => {
-      if (typeof v !== 'string') return true;
       // A string has at most as many code points as UTF-16 units, and at least half.
       if (max !== undefined && v.length > max && codePoints(v) > max) return false;
       if (min !== undefined && (v.length < min || (v.length < 2 * min && codePoints(v) < min))) return false;
@@ -416,6 +756,12 @@ export class SchemaPlan {
   }
 
   private numberCheck(n: PlanNode, d: boolean): Check | undefined {
+    const test = this.numberTest(n, d);
+    return test === undefined ? undefined : (v) => typeof v !== 'number' || test(v);
+  }
+
+  /** The number keywords of a node as one test of a number (`undefined`: none). */
+  private numberTest(n: PlanNode, d: boolean): ((v: number) => boolean) | undefined {
     const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = n;
     const check = n.multipleOfCheck === undefined ? undefined : this.engineCheck(n.multipleOfCheck, d);
     if (
@@ -429,7 +775,6 @@ export class SchemaPlan {
       return undefined;
     }
     return (v) => {
-      if (typeof v !== 'number') return true;
       if (minimum !== undefined && v < minimum) return false;
       if (maximum !== undefined && v > maximum) return false;
       if (exclusiveMinimum !== undefined && v <= exclusiveMinimum) return false;
@@ -462,7 +807,7 @@ export class SchemaPlan {
     const names = props.map(([name]) => name);
     const subs = props.map(([, s]) => this.nodeCheck(s, d));
     const patterns = (n.patternProperties ?? []).map(
-      ([check, s, source]) => [jsPattern(source) ?? this.engineCheck(check, false), this.nodeCheck(s, d)] as const,
+      ([check, s, source]) => [testOf(jsPattern(source)) ?? this.engineCheck(check, false), this.nodeCheck(s, d)] as const,
     );
     const additional = n.additionalProperties === undefined ? undefined : this.nodeCheck(n.additionalProperties, d);
     if (additional === undefined && patterns.length === 0) {

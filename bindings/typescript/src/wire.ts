@@ -66,6 +66,8 @@ class ByteWriter {
   keys: (string | number)[] = [];
   // How many entries of `keys` lead to the value being read now.
   at = 0;
+  // Also build a copy of the value as JSON.parse would give it back (see `toWireCopy`).
+  copying = false;
 
   reserve(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -136,22 +138,31 @@ class ByteWriter {
     return this.fail('too_deep', `arrays and objects nest deeper than the maxDepth limit of ${this.limits.maxDepth}`, depth);
   }
 
-  value(v: unknown, depth: number): void {
+  /** Writes `v`; returns its copy when copying (else `undefined` for arrays and objects). */
+  value(v: unknown, depth: number): unknown {
     switch (typeof v) {
       case 'string':
         this.string(v);
-        return;
+        return v;
       case 'number':
         if (!Number.isFinite(v)) this.fail('non_finite_number', `${v} has no JSON form`, depth);
-        this.ascii(v === 0 && 1 / v < 0 && !this.limits.minusZeroAsZero ? '-0' : `${v}`);
-        return;
+        if (v === 0 && 1 / v < 0) {
+          if (this.limits.minusZeroAsZero) {
+            this.ascii('0');
+            return 0;
+          }
+          this.ascii('-0');
+          return v;
+        }
+        this.ascii(`${v}`);
+        return v;
       case 'boolean':
         this.ascii(v ? 'true' : 'false');
-        return;
+        return v;
       case 'object': {
         if (v === null) {
           this.ascii('null');
-          return;
+          return v;
         }
         this.containers[depth] = v;
         if (depth >= this.limits.maxDepth) {
@@ -163,6 +174,7 @@ class ByteWriter {
           this.reserve(1);
           this.buf[this.pos++] = 91; // [
           const n = v.length;
+          const copy = this.copying ? new Array<unknown>(n) : undefined;
           for (let i = 0; i < n; i++) {
             keys[depth] = i;
             this.at = depth + 1;
@@ -174,11 +186,12 @@ class ByteWriter {
               this.reserve(1);
               this.buf[this.pos++] = 44; // ,
             }
-            this.value(item, depth + 1);
+            const copied = this.value(item, depth + 1);
+            if (copy) copy[i] = copied;
           }
           this.reserve(1);
           this.buf[this.pos++] = 93; // ]
-          return;
+          return copy;
         }
         const proto = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) {
@@ -187,6 +200,7 @@ class ByteWriter {
         this.reserve(1);
         this.buf[this.pos++] = 123; // {
         let first = true;
+        const copy: Record<string, unknown> | undefined = this.copying ? {} : undefined;
         // for-in rather than Object.keys: no array per object. Only the
         // Object prototype or none can be above, so hasOwn filters anything
         // enumerable added to Object.prototype.
@@ -204,26 +218,27 @@ class ByteWriter {
           this.string(key);
           this.reserve(1);
           this.buf[this.pos++] = 58; // :
-          this.value(item, depth + 1);
+          const copied = this.value(item, depth + 1);
+          if (copy) setMember(copy, key, copied);
         }
         this.reserve(1);
         this.buf[this.pos++] = 125; // }
-        return;
+        return copy;
       }
       default:
-        this.fail('unsupported_value', `${describe(v)} has no JSON form${hint(v)}`, depth);
+        return this.fail('unsupported_value', `${describe(v)} has no JSON form${hint(v)}`, depth);
     }
   }
 
-  write(value: unknown, limits: WireLimits): WireBytes {
+  write(value: unknown, limits: WireLimits): WireBytes & { copy?: unknown } {
     this.busy = true;
     this.limits = limits;
     this.pos = 0;
     this.at = 0;
     try {
-      this.value(value, 0);
+      const copy = this.value(value, 0);
       this.checkSize();
-      return { bytes: this.buf.subarray(0, this.pos) };
+      return { bytes: this.buf.subarray(0, this.pos), copy };
     } catch (e) {
       if (e instanceof WireError) return { issues: [e.issue] };
       // A getter or Proxy trap threw while the value was read (or a revoked
@@ -234,6 +249,7 @@ class ByteWriter {
       this.containers.length = 0;
       this.keys.length = 0;
       this.busy = false;
+      this.copying = false;
     }
   }
 }
@@ -257,7 +273,27 @@ export function toWireBytes(value: unknown, limits: WireLimits): WireBytes {
     // The caller still reads `out.bytes`: hand it the big buffer, keep none.
     shared = new ByteWriter();
   }
-  return out;
+  return out.issues ? out : { bytes: out.bytes };
+}
+
+/**
+ * [`toWireBytes`] and, from the same single read of every property, a copy
+ * of the value as `JSON.parse` would give back its bytes (plain objects and
+ * arrays, -0 as 0 when the limits say so): for a caller that returns the
+ * value changed without parsing text back (truncation).
+ */
+export function toWireCopy(value: unknown, limits: WireLimits): { bytes: Uint8Array; copy: unknown; issues?: undefined } | { issues: Issue[] } {
+  const writer = shared.busy ? new ByteWriter() : shared;
+  writer.copying = true;
+  const out = writer.write(value, limits);
+  if (writer === shared && writer.buf.length > KEEP_BYTES) shared = new ByteWriter();
+  return out.issues ? { issues: out.issues } : { bytes: out.bytes, copy: out.copy };
+}
+
+/** A member set as JSON.parse sets it: `__proto__` too is an own data property. */
+export function setMember(o: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
 }
 
 /** [`toWireBytes`] as a string: for the few callers that pass text on. */

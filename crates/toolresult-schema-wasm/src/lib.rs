@@ -8,7 +8,7 @@ mod registry;
 mod schema;
 
 // Values to validate arrive through the input buffer (see toolresult-wasm-io).
-pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
+pub use toolresult_wasm_io::{input_buffer, wasm_memory};
 
 use toolresult::json;
 use toolresult::json::Tape;

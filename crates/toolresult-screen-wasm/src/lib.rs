@@ -7,6 +7,6 @@
 mod screen;
 
 // Text and JSON to screen arrive through the input buffer (see toolresult-wasm-io).
-pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
+pub use toolresult_wasm_io::{input_buffer, wasm_memory};
 
 pub(crate) use toolresult_wasm_io::reply::{outcome, to_json};

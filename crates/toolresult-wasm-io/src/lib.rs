@@ -1,4 +1,4 @@
-//! A reusable input buffer in wasm memory, shared by both wasm modules (each
+//! A reusable input buffer in wasm memory, shared by the wasm modules (each
 //! links its own copy). JS writes UTF-8 straight into it with
 //! `TextEncoder.encodeInto` (no intermediate copy, none of wasm-bindgen's
 //! per-character string passing), then a validator reads it; the verdict comes
@@ -12,7 +12,6 @@ use wasm_bindgen::prelude::*;
 
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    static LAST_ISSUES: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// Makes the input buffer at least `capacity` bytes and returns its address.
@@ -41,14 +40,4 @@ pub fn with_input<R>(len: usize, f: impl FnOnce(&[u8]) -> R) -> R {
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
-}
-
-pub fn set_last_issues(json: String) {
-    LAST_ISSUES.with_borrow_mut(|s| *s = json);
-}
-
-/// The issues (JSON array) of the last check that returned a non-zero verdict.
-#[wasm_bindgen]
-pub fn take_last_issues() -> String {
-    LAST_ISSUES.with_borrow_mut(std::mem::take)
 }

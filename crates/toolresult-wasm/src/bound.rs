@@ -67,30 +67,46 @@ pub fn text_cut(keep: usize, original_size: f64, max_bytes: usize) -> String {
 
 /// Cuts the JSON text in the input buffer so that its compact form fits
 /// `max_bytes`, keeping it valid JSON, in two passes over the bytes (no
-/// value is built). The output is embedded as the JSON it is:
-/// `{"ok":true,"value":{"output":…,"output_truncated":…,"original_size":…,"size":…,"sha256":…}}`.
-/// `sha256` is `null` unless `hash` (the Node build hashes with `node:crypto`).
+/// value is built), and says where as steps for the caller to apply to the
+/// value it holds (the output text is not sent back to be parsed):
+/// `{"ok":true,"value":{"steps":[…],"output_truncated":…,"original_size":…,"size":…,"sha256":…}}`.
+/// A step is `["a", keep, item|null]` (an array), `["o", keep, key|null,
+/// value|null]` (an object), `["s", keep_utf16, marker]` (a string) or
+/// `["r", marker]` (replaced whole); each after the first applies to the
+/// last member the one before kept. `sha256` is `null` unless `hash` (the
+/// Node build hashes with `node:crypto`).
 #[wasm_bindgen]
-pub fn truncate_json_input(len: usize, max_bytes: usize, hash: bool) -> String {
+pub fn truncate_json_steps(len: usize, max_bytes: usize, hash: bool) -> String {
     with_input(len, |bytes| {
         let limits = ParseLimits::new(usize::MAX, DEFAULT_MAX_DEPTH);
         let cut = toolresult::json::utf8_text(bytes, limits)
-            .and_then(|text| bound::cut_json_text(text, max_bytes, limits));
+            .and_then(|text| bound::cut_json_steps(text, max_bytes, limits));
         match cut {
-            Ok(cut) => {
-                let sha256 = if hash {
-                    to_json(&bound::sha256_hex(bytes))
-                } else {
-                    String::from("null")
-                };
-                let mut out = String::with_capacity(cut.text.len() + 160);
-                out.push_str(r#"{"ok":true,"value":{"output":"#);
-                out.push_str(&cut.text);
-                out.push_str(&format!(
-                    r#","output_truncated":{},"original_size":{},"size":{},"sha256":{sha256}}}}}"#,
-                    cut.truncated, cut.original_size, cut.size
-                ));
-                out
+            Ok((cut, steps)) => {
+                let steps: Vec<serde_json::Value> = steps
+                    .into_iter()
+                    .map(|step| match step {
+                        bound::CutStep::Items { keep, marker } => {
+                            serde_json::json!(["a", keep, marker])
+                        }
+                        bound::CutStep::Keys { keep, marker } => {
+                            let (key, value) =
+                                marker.map_or((None, None), |(k, v)| (Some(k), Some(v)));
+                            serde_json::json!(["o", keep, key, value])
+                        }
+                        bound::CutStep::Text { keep_utf16, marker } => {
+                            serde_json::json!(["s", keep_utf16, marker])
+                        }
+                        bound::CutStep::Replace { marker } => serde_json::json!(["r", marker]),
+                    })
+                    .collect();
+                outcome(Ok(serde_json::json!({
+                    "steps": steps,
+                    "output_truncated": cut.truncated,
+                    "original_size": cut.original_size,
+                    "size": cut.size,
+                    "sha256": hash.then(|| bound::sha256_hex(bytes)),
+                })))
             }
             Err(issue) => outcome::<()>(Err(toolresult::Issues::from(issue))),
         }

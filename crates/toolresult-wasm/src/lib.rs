@@ -15,7 +15,7 @@ mod store;
 mod trap;
 mod validator;
 
-// The input buffer and the last issues, exported from this module too.
-pub use toolresult_wasm_io::{input_buffer, take_last_issues, wasm_memory};
+// The input buffer, exported from this module too.
+pub use toolresult_wasm_io::{input_buffer, wasm_memory};
 
 pub(crate) use toolresult_wasm_io::reply::{outcome, to_json};

@@ -9,7 +9,7 @@ use time::{Duration, OffsetDateTime, UtcOffset};
 use crate::issue::{quote_text, Issue, IssueCode, Issues, Num};
 use crate::validate::check::{json_type, parse_timestamp};
 use crate::validate::options::ValidationOptions;
-use crate::validate::{convert, EnvelopeKind, Validator};
+use crate::validate::{convert_tool_result, EnvelopeKind, Validator};
 use crate::wire::status::ToolStatus;
 use crate::wire::tool_result::{ToolResult, ToolResultVersion};
 
@@ -67,7 +67,7 @@ pub fn create_failure(spec: Value, stamp: Stamp) -> Result<ToolResult, Issues> {
 
 /// `build_value` has validated the result already; only convert it.
 fn typed(value: Value) -> Result<ToolResult, Issues> {
-    convert(value)
+    convert_tool_result(value)
 }
 
 fn spec_issue(key: &str, code: IssueCode, message: String) -> Issues {

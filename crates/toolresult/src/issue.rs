@@ -284,6 +284,10 @@ impl std::error::Error for Issues {}
 /// Appends one reference token to a JSON Pointer, escaping `~` and `/`.
 pub(crate) fn push_pointer_token(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        pointer.push_str(token);
+        return;
+    }
     for ch in token.chars() {
         match ch {
             '~' => pointer.push_str("~0"),
@@ -339,6 +343,14 @@ pub fn quote_json(value: &serde_json::Value) -> String {
 /// assert!(big.starts_with("'kkk") && big.ends_with("…' (300 chars)"), "{big}");
 /// ```
 pub fn quote_text(text: &str, mark: char) -> String {
+    // At most as many characters as bytes: short text is quoted whole.
+    if text.len() <= MESSAGE_QUOTE_CHARS {
+        let mut out = String::with_capacity(text.len() + 2 * mark.len_utf8());
+        out.push(mark);
+        out.push_str(text);
+        out.push(mark);
+        return out;
+    }
     let mut head = Head::default();
     // Writing to a `Head` never fails.
     let _ = fmt::Write::write_str(&mut head, text);

@@ -1,7 +1,9 @@
-//! The three ways to validate must agree on every input: the streaming accept
-//! mode (the fast path), the streaming collect mode (every issue), and the walk
-//! over a parsed value (used for values built in Rust). Checked on the shared
-//! fixtures and on random mutations of the valid ones (proptest).
+//! The ways to validate must agree on every input: the one pass over the
+//! bytes (`check_str`, the path every call takes), the streaming accept mode,
+//! the streaming collect mode (every issue, the report for text that breaks
+//! an input rule), and the walk over a parsed value (used for values built in
+//! Rust). Checked on the shared fixtures and on random mutations of the valid
+//! ones (proptest).
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -15,6 +17,9 @@ fn fixture(path: &str) -> Value {
 fn assert_same_verdict(v: &Validator, text: &str) -> Result<(), TestCaseError> {
     let fast = v.is_valid_str(text);
     let slow = v.diagnose_str(text);
+    // The one pass reports exactly what the diagnostic walk reports: the
+    // same issues, paths and messages, in the same order.
+    prop_assert_eq!(v.check_str(text), slow.clone(), "for {}", text);
     prop_assert_eq!(
         fast,
         slow.is_empty(),

@@ -8,10 +8,52 @@ mod support;
 use proptest::prelude::*;
 use serde_json::Value;
 use support::{arb_json, value_truncation};
-use toolresult::bound::{cut_json_text, sha256_hex, truncate_json, truncate_json_text};
+use toolresult::bound::{
+    cut_json_steps, cut_json_text, sha256_hex, truncate_json, truncate_json_text, CutStep,
+};
 use toolresult::json::{parse_str_exact, ParseLimits};
 
 const LIMITS: ParseLimits = ParseLimits::new(usize::MAX, 128);
+
+/// `value` cut as `steps[i..]` say: what the JS layer does to its copy of a
+/// value (bindings/typescript/src/bound.ts, `applyCut`), written again here.
+fn apply(value: &Value, steps: &[CutStep]) -> Value {
+    let Some((step, deeper)) = steps.split_first() else {
+        return value.clone();
+    };
+    match (step, value) {
+        (CutStep::Replace { marker }, _) => Value::String(marker.clone()),
+        (CutStep::Text { keep_utf16, marker }, Value::String(s)) => {
+            let units: Vec<u16> = s.encode_utf16().take(*keep_utf16).collect();
+            Value::String(String::from_utf16(&units).unwrap() + marker)
+        }
+        (CutStep::Items { keep, marker }, Value::Array(items)) => {
+            let mut out: Vec<Value> = items[..*keep].to_vec();
+            if !deeper.is_empty() {
+                out[keep - 1] = apply(&out[keep - 1], deeper);
+            }
+            out.extend(marker.clone().map(Value::String));
+            Value::Array(out)
+        }
+        (CutStep::Keys { keep, marker }, Value::Object(members)) => {
+            let mut out: serde_json::Map<String, Value> = members
+                .iter()
+                .take(*keep)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !deeper.is_empty() {
+                let last = out.keys().next_back().unwrap().clone();
+                let cut = apply(&out[&last], deeper);
+                out.insert(last, cut);
+            }
+            if let Some((key, note)) = marker {
+                out.insert(key.clone(), Value::String(note.clone()));
+            }
+            Value::Object(out)
+        }
+        _ => panic!("step {step:?} does not apply to {value}"),
+    }
+}
 
 /// `text` with whitespace added between every token.
 fn spaced(value: &Value) -> String {
@@ -35,6 +77,15 @@ proptest! {
         let t = truncate_json(&value, limit);
         prop_assert_eq!(&t.output, &expected);
         prop_assert_eq!(&t.sha256, &sha256_hex(text.as_bytes()));
+    }
+
+    #[test]
+    fn the_steps_applied_to_the_value_give_the_output(value in arb_json(), limit in 0usize..900) {
+        let text = serde_json::to_string(&value).unwrap();
+        let (cut, steps) = cut_json_steps(&text, limit, LIMITS).unwrap();
+        let output: Value = serde_json::from_str(&cut.text).unwrap();
+        prop_assert_eq!(apply(&value, &steps), output);
+        prop_assert_eq!(steps.is_empty(), !cut.truncated);
     }
 
     #[test]

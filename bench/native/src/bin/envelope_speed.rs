@@ -14,8 +14,11 @@ fn main() {
     };
     let text = std::fs::read_to_string(file).unwrap();
     let val = Validator::new(kind, ValidationOptions::default()).unwrap();
-    let runs: [(&str, &dyn Fn()); 3] = [
+    let runs: [(&str, &dyn Fn()); 4] = [
         ("check_str", &|| drop(val.check_str(&text))),
+        ("diagnose_str (the diagnostic walk)", &|| {
+            drop(val.diagnose_str(&text));
+        }),
         ("is_valid_str", &|| {
             let _ = val.is_valid_str(&text);
         }),

@@ -107,7 +107,7 @@ impl Scanner<'_> {
     /// One value; returns its compact length.
     fn value(&mut self) -> Scan<usize> {
         match self.peek()? {
-            b'"' => self.string().map(|s| s.len),
+            b'"' => self.string(),
             b'[' | b'{' => self.container(),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
@@ -124,10 +124,15 @@ impl Scanner<'_> {
         Ok(word.len())
     }
 
-    fn string(&mut self) -> Scan<StringToken> {
-        let token = string_token(self.src, self.pos).ok_or(Rejected)?;
-        self.pos += token.len;
-        Ok(token)
+    /// Moves past the string at `pos`; returns its length, quotes included.
+    fn string(&mut self) -> Scan<usize> {
+        // The recognizer's eight-bytes-at-a-time scan; the decoded length is
+        // only needed for the one string a cut ends in (`string_token`).
+        let (end, _) =
+            crate::json::scan::string_body(self.src, self.pos + 1).map_err(|_| Rejected)?;
+        let len = end + 1 - self.pos;
+        self.pos = end + 1;
+        Ok(len)
     }
 
     /// The number grammar of RFC 8259, then the value checks of
@@ -164,13 +169,12 @@ impl Scanner<'_> {
             p = digits_after(src, p)?;
         }
         self.pos = p;
-        // ASCII by construction.
-        let token = core::str::from_utf8(&src[start..p]).map_err(|_| Rejected)?;
         // Most numbers are short and plainly finite and safe; the rest are
         // read by serde_json, as the strict parser reads them (core's own
         // float parser would add its tables to every module).
         if (integer && int_digits > 15) || exponent || int_digits > 300 {
-            let n: serde_json::Number = serde_json::from_str(token).map_err(|_| Rejected)?;
+            let n: serde_json::Number =
+                serde_json::from_slice(&src[start..p]).map_err(|_| Rejected)?;
             if let Some(v) = n.as_u64() {
                 if v > MAX_SAFE_INTEGER && (v as f64) as u128 != u128::from(v) {
                     return Err(Rejected);
@@ -214,8 +218,8 @@ impl Scanner<'_> {
                     }
                     let start = self.pos;
                     let key = self.string()?;
-                    self.keys.push((start, start + key.len));
-                    len += key.len + 1;
+                    self.keys.push((start, start + key));
+                    len += key + 1;
                     self.ws();
                     self.expect(b':')?;
                     self.ws();
@@ -396,6 +400,41 @@ fn unit_at(src: &[u8], p: usize) -> (usize, usize) {
     }
 }
 
+/// One step of a cut, from the root down the one path along which values
+/// were cut: each step after the first applies to the last member its
+/// container kept (docs/bounding.md §2). A caller that holds the value
+/// applies these instead of parsing the output text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CutStep {
+    /// An array keeps its first items.
+    Items {
+        /// How many items are kept.
+        keep: usize,
+        /// The item added after them (`"…[+N items]"`) when any was left out.
+        marker: Option<String>,
+    },
+    /// An object keeps its first members.
+    Keys {
+        /// How many members are kept.
+        keep: usize,
+        /// The member added after them when any was left out: a key the
+        /// object does not have (`…`, `……`, …) and `"[+N keys]"`.
+        marker: Option<(String, String)>,
+    },
+    /// A string keeps its start.
+    Text {
+        /// How many UTF-16 units are kept (never half a character).
+        keep_utf16: usize,
+        /// Appended after them: `…[+N bytes]`.
+        marker: String,
+    },
+    /// The value is replaced whole.
+    Replace {
+        /// The string that replaces it: `…[+N bytes]`.
+        marker: String,
+    },
+}
+
 /// The second pass: copies what fits into `out`.
 struct Cutter<'a> {
     src: &'a [u8],
@@ -404,6 +443,8 @@ struct Cutter<'a> {
     /// The next container in document order.
     ci: usize,
     out: Vec<u8>,
+    /// The cut so far, as steps (see [`CutStep`]).
+    steps: Vec<CutStep>,
 }
 
 /// What fitting one value produced: its compact length and whether it is whole.
@@ -444,6 +485,7 @@ impl Cutter<'_> {
     fn fit(&mut self, budget: usize) -> Fitted {
         self.ws();
         let mark = self.out.len();
+        let steps = self.steps.len();
         let fitted = match self.src[self.pos] {
             b'[' | b'{' => {
                 let c = self.containers[self.ci];
@@ -481,6 +523,7 @@ impl Cutter<'_> {
         };
         if fitted.is_none() {
             self.out.truncate(mark);
+            self.steps.truncate(steps);
         }
         fitted
     }
@@ -492,7 +535,7 @@ impl Cutter<'_> {
         let room = budget.checked_sub(2 + marker_max)?;
         let body = self.pos + 1;
         let end = self.pos + token.len - 1;
-        let (mut used, mut kept) = (0, 0);
+        let (mut used, mut kept, mut kept_utf16) = (0, 0, 0);
         while body + used < end {
             let (unit, decoded) = unit_at(self.src, body + used);
             if used + unit > room {
@@ -500,8 +543,14 @@ impl Cutter<'_> {
             }
             used += unit;
             kept += decoded;
+            // A character beyond U+FFFF is two UTF-16 units (four UTF-8 bytes, or a pair of escapes).
+            kept_utf16 += if decoded == 4 { 2 } else { 1 };
         }
         let marker = format!("…[+{} bytes]", token.decoded - kept);
+        self.steps.push(CutStep::Text {
+            keep_utf16: kept_utf16,
+            marker: marker.clone(),
+        });
         self.out.push(b'"');
         self.out.extend_from_slice(&self.src[body..body + used]);
         self.out.extend_from_slice(marker.as_bytes());
@@ -532,8 +581,14 @@ impl Cutter<'_> {
         };
         self.pos += 1; // [ or {
         self.out.push(if object { b'{' } else { b'[' });
-        // Where each kept member starts in `out` (its comma included), and its length.
-        let mut kept: Vec<(usize, usize)> = Vec::new();
+        // This container's step; its members' come after it.
+        let step = self.steps.len();
+        self.steps.push(CutStep::Replace {
+            marker: String::new(),
+        });
+        // Where each kept member starts in `out` (its comma included), its
+        // length, and where its steps start.
+        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
         let mut used = 2;
         let mut complete = true;
         for i in 0..c.count {
@@ -551,6 +606,7 @@ impl Cutter<'_> {
                 break;
             };
             let at = self.out.len();
+            let steps = self.steps.len();
             if comma == 1 {
                 self.out.push(b',');
             }
@@ -562,7 +618,7 @@ impl Cutter<'_> {
                 self.out.truncate(at);
                 break;
             };
-            kept.push((at, comma + key_len + len));
+            kept.push((at, comma + key_len + len, steps));
             used += comma + key_len + len;
             if !whole {
                 complete = false;
@@ -574,6 +630,7 @@ impl Cutter<'_> {
             let dropped = c.count - kept.len();
             if dropped == 0 {
                 self.out.push(close);
+                self.steps[step] = members_step(object, kept.len(), None);
                 return Some((used, complete));
             }
             let len = marker(dropped) + usize::from(!kept.is_empty());
@@ -588,11 +645,18 @@ impl Cutter<'_> {
                 };
                 self.out.extend_from_slice(text.as_bytes());
                 self.out.push(close);
+                let marker = if object {
+                    (marker_key.clone(), format!("[+{dropped} keys]"))
+                } else {
+                    (String::new(), format!("…[+{dropped} items]"))
+                };
+                self.steps[step] = members_step(object, kept.len(), Some(marker));
                 return Some((used + len, false));
             }
             // Make room for the marker by giving back the last member.
-            let (at, len) = kept.pop()?;
+            let (at, len, steps) = kept.pop()?;
             self.out.truncate(at);
+            self.steps.truncate(steps);
             used -= len;
         }
     }
@@ -619,6 +683,7 @@ impl Cutter<'_> {
             containers: self.containers,
             ci: self.ci,
             out: Vec::new(),
+            steps: Vec::new(),
         };
         for i in 0..c.count {
             if i > 0 {
@@ -659,6 +724,18 @@ impl Cutter<'_> {
     }
 }
 
+/// The step of an array or object that kept `keep` members.
+fn members_step(object: bool, keep: usize, marker: Option<(String, String)>) -> CutStep {
+    if object {
+        CutStep::Keys { keep, marker }
+    } else {
+        CutStep::Items {
+            keep,
+            marker: marker.map(|(_, item)| item),
+        }
+    }
+}
+
 /// Copies a value's text without the whitespace outside its strings.
 fn copy_compact(span: &[u8], out: &mut Vec<u8>) {
     let mut p = 0;
@@ -679,7 +756,11 @@ fn copy_compact(span: &[u8], out: &mut Vec<u8>) {
 
 /// The truncated text and its length, for a text the skeleton was scanned
 /// from; `max_bytes` is already raised to [`MIN_JSON_LIMIT`].
-pub(super) fn cut(text: &str, skeleton: &Skeleton, max_bytes: usize) -> (Vec<u8>, bool) {
+pub(super) fn cut(
+    text: &str,
+    skeleton: &Skeleton,
+    max_bytes: usize,
+) -> (Vec<u8>, bool, Vec<CutStep>) {
     let src = text.as_bytes();
     debug_assert!(max_bytes >= MIN_JSON_LIMIT);
     let mut cutter = Cutter {
@@ -688,19 +769,22 @@ pub(super) fn cut(text: &str, skeleton: &Skeleton, max_bytes: usize) -> (Vec<u8>
         containers: &skeleton.containers,
         ci: 0,
         out: Vec::with_capacity(skeleton.root_len.min(max_bytes)),
+        steps: Vec::new(),
     };
     if src.len() <= max_bytes {
         cutter.ws();
         let end = src.len() - src.iter().rev().take_while(|&&b| is_ws(b)).count();
         cutter.copy_whole(skeleton.root_len, end);
-        return (cutter.out, false);
+        return (cutter.out, false, Vec::new());
     }
     let budget = kept_share(max_bytes);
     if cutter.fit(budget).is_none() {
+        let marker = format!("…[+{} bytes]", src.len());
         cutter.out.clear();
         cutter
             .out
-            .extend_from_slice(format!("\"…[+{} bytes]\"", src.len()).as_bytes());
+            .extend_from_slice(format!("\"{marker}\"").as_bytes());
+        cutter.steps = alloc::vec![CutStep::Replace { marker }];
     }
-    (cutter.out, true)
+    (cutter.out, true, cutter.steps)
 }

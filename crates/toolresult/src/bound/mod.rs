@@ -18,6 +18,8 @@ use sha2::{Digest, Sha256};
 use crate::issue::{Issue, IssueCode};
 use crate::json::{self, ParseLimits};
 
+pub use json_cut::CutStep;
+
 use crate::limits::{MAX_DEPTH_CEILING, MIN_JSON_LIMIT};
 
 /// Lowercase hex sha256 of the bytes.
@@ -270,6 +272,17 @@ pub struct JsonCut {
 /// written in, so for text from `JSON.stringify` the size is what JavaScript
 /// measures. Whitespace outside strings is dropped from the output.
 pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Result<JsonCut, Issue> {
+    cut_json_steps(text, max_bytes, limits).map(|(cut, _)| cut)
+}
+
+/// [`cut_json_text`], and where it cut as [`CutStep`]s: what a caller that
+/// holds the value (the JS layer) applies to its own copy of it, instead of
+/// parsing the output text back into a value.
+pub fn cut_json_steps(
+    text: &str,
+    max_bytes: usize,
+    limits: ParseLimits,
+) -> Result<(JsonCut, alloc::vec::Vec<CutStep>), Issue> {
     if text.len() > limits.max_bytes {
         return Err(json::parse_str_exact(text, limits)
             .err()
@@ -286,16 +299,17 @@ pub fn cut_json_text(text: &str, max_bytes: usize, limits: ParseLimits) -> Resul
                 .unwrap_or_else(|| Issue::new("", IssueCode::InvalidJson, "invalid JSON text")))
         }
     };
-    let (out, truncated) = json_cut::cut(text, &skeleton, max_bytes.max(MIN_JSON_LIMIT));
+    let (out, truncated, steps) = json_cut::cut(text, &skeleton, max_bytes.max(MIN_JSON_LIMIT));
     let size = out.len() as u64;
     // Copied from `text` at token boundaries plus ASCII and `…` markers.
     let text_out = String::from_utf8(out).unwrap_or_default();
-    Ok(JsonCut {
+    let cut = JsonCut {
         text: text_out,
         truncated,
         original_size: text.len() as u64,
         size,
-    })
+    };
+    Ok((cut, steps))
 }
 
 /// [`cut_json_text`] with the sha256 of the text as given: JSON text cut to

@@ -3,6 +3,7 @@
 //! beyond 2^53, lone surrogates) and the size and depth limits.
 
 pub(crate) mod locate;
+pub(crate) mod scan;
 pub(crate) mod strict;
 pub(crate) mod tape;
 

@@ -7,6 +7,7 @@ mod meaning;
 mod metadata_meaning;
 mod metadata_shape;
 pub(crate) mod options;
+mod pass;
 mod shape;
 mod text;
 mod value;
@@ -77,19 +78,18 @@ impl Validator {
         json::parse_str(text, self.limits()).map_err(Issues::from)
     }
 
-    /// Whether JSON text is a valid envelope: the streaming fast path alone.
+    /// Whether JSON text is a valid envelope.
     pub fn is_valid_str(&self, text: &str) -> bool {
-        text::accepts(text, self.kind, &self.options)
+        match pass::check(text.as_bytes(), self.kind, &self.options) {
+            pass::Outcome::Valid => true,
+            pass::Outcome::Invalid(_) => false,
+            pass::Outcome::Input => text::accepts(text, self.kind, &self.options),
+        }
     }
 
-    /// Every issue in JSON text; empty when it is a valid envelope. Valid input
-    /// is accepted in one streaming pass; only invalid input is parsed into a
-    /// value and walked to find every issue.
+    /// Every issue in JSON text; empty when it is a valid envelope.
     pub fn check_str(&self, text: &str) -> Issues {
-        if self.is_valid_str(text) {
-            return Issues::default();
-        }
-        self.diagnose_str(text)
+        self.check_bytes(text.as_bytes())
     }
 
     /// The diagnostic path alone: every issue, in one streaming pass.
@@ -98,9 +98,18 @@ impl Validator {
     }
 
     /// Every issue in UTF-8 JSON bytes; empty when they are a valid envelope.
+    /// One pass over the bytes checks the text and the shape and records
+    /// every shape and meaning issue; text that breaks an input rule (not
+    /// JSON, a duplicate key, …) is then read by the diagnostic walk, which
+    /// names the rule and where.
     pub fn check_bytes(&self, bytes: &[u8]) -> Issues {
+        match pass::check(bytes, self.kind, &self.options) {
+            pass::Outcome::Valid => return Issues::default(),
+            pass::Outcome::Invalid(issues) => return issues,
+            pass::Outcome::Input => {}
+        }
         match json::utf8_text(bytes, self.limits()) {
-            Ok(text) => self.check_str(text),
+            Ok(text) => self.diagnose_str(text),
             Err(issue) => Issues::from(issue),
         }
     }
@@ -163,5 +172,20 @@ pub fn parse_agent_result(text: &str, options: &ValidationOptions) -> Result<Age
 
 /// Parses and validates a ToolResult.
 pub fn parse_tool_result(text: &str, options: &ValidationOptions) -> Result<ToolResult, Issues> {
-    convert(Validator::new(EnvelopeKind::ToolResult, options.clone())?.parse_checked(text)?)
+    convert_tool_result(
+        Validator::new(EnvelopeKind::ToolResult, options.clone())?.parse_checked(text)?,
+    )
+}
+
+/// Converts an already validated ToolResult value into its wire type, with
+/// the reader of `wire::read` rather than serde's derived code (which the
+/// wasm modules would otherwise carry).
+pub(crate) fn convert_tool_result(value: Value) -> Result<ToolResult, Issues> {
+    crate::wire::read::tool_result(value).ok_or_else(|| {
+        Issues::from(Issue::new(
+            "",
+            IssueCode::InvalidType,
+            "internal: validated value did not convert",
+        ))
+    })
 }

@@ -196,53 +196,81 @@ impl Problem<'_> {
     }
 
     pub fn message(&self, opts: &ValidationOptions) -> String {
+        // Built with `push_str` rather than `format!`: this runs for every
+        // issue of an invalid input, and the formatting machinery is the
+        // slow part of it in wasm.
+        let quoted = |s: &str, tail: &str| {
+            let mut out = quote_text(s, '`');
+            out.push_str(tail);
+            out
+        };
+        let listed = |s: &str, between: &str, names: &[&str], tail: &str| {
+            let mut out = quote_text(s, '`');
+            out.push_str(between);
+            push_joined(&mut out, names.iter().copied());
+            out.push_str(tail);
+            out
+        };
         match *self {
-            Problem::Type { expected, got } => format!("expected {expected}, got {got}"),
+            Problem::Type { expected, got } => concat(&["expected ", expected, ", got ", got]),
             Problem::Empty => String::from("must not be empty"),
             Problem::Negative(n) => format!("must be >= 0, got {}", Num(n)),
             Problem::NotWhole(n) => format!("must be a whole number, got {}", Num(n)),
             Problem::TooBig(max) => format!("must be at most {max}"),
-            Problem::NotInEnum(s, allowed) => {
-                format!(
-                    "{} is not one of: {}",
-                    quote_text(s, '`'),
-                    allowed.join(", ")
-                )
-            }
+            Problem::NotInEnum(s, allowed) => listed(s, " is not one of: ", allowed, ""),
             Problem::AgentType(s) => {
-                let mut allowed = alloc::vec::Vec::from(AgentType::KNOWN);
-                allowed.extend(opts.extra_agent_types.iter().map(String::as_str));
-                format!(
-                    "{} is not one of: {} (pass allowUnknownAgentTypes or extraAgentTypes to accept others)",
-                    quote_text(s, '`'),
-                    allowed.join(", ")
-                )
+                let mut out = quote_text(s, '`');
+                out.push_str(" is not one of: ");
+                push_joined(
+                    &mut out,
+                    AgentType::KNOWN
+                        .iter()
+                        .copied()
+                        .chain(opts.extra_agent_types.iter().map(String::as_str)),
+                );
+                out.push_str(" (pass allowUnknownAgentTypes or extraAgentTypes to accept others)");
+                out
             }
-            Problem::Version(s, supported) => format!(
-                "version {} is not supported; supported versions: {}",
-                quote_text(s, '`'),
-                supported.join(", ")
+            Problem::Version(s, supported) => {
+                let mut out = String::from("version ");
+                out.push_str(&listed(
+                    s,
+                    " is not supported; supported versions: ",
+                    supported,
+                    "",
+                ));
+                out
+            }
+            Problem::Uuid(s) => quoted(
+                s,
+                " is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f",
             ),
-            Problem::Uuid(s) => {
-                format!(
-                    "{} is not a UUID like 0b5e4d3c-2a19-4f7e-9c1d-5a6b7c8d9e0f",
-                    quote_text(s, '`')
-                )
-            }
             Problem::Timestamp(s) => {
-                format!(
-                    "{} is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z",
-                    quote_text(s, '`')
-                )
+                quoted(s, " is not an RFC 3339 timestamp like 2026-01-31T12:00:00Z")
             }
             Problem::ErrorCode(s) => {
-                format!(
-                    "{} is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)",
-                    quote_text(s, '`')
-                )
+                quoted(s, " is not SCREAMING_SNAKE_CASE (like FILE_NOT_FOUND)")
             }
             Problem::Sha256 => String::from("must be 64 lowercase hex digits"),
         }
+    }
+}
+
+fn concat(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
+}
+
+/// `a, b, c`.
+fn push_joined<'a>(out: &mut String, names: impl Iterator<Item = &'a str>) {
+    for (i, name) in names.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(name);
     }
 }
 

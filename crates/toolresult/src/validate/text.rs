@@ -1,11 +1,12 @@
-//! The streaming validator: one pass over the JSON text that checks the shape
-//! tables while parsing, without building a value and without allocating for
-//! strings that need no unescaping. It runs in two modes:
+//! The streaming diagnostic walk: one pass over the JSON text through
+//! serde_json's parser that checks the shape tables while parsing, without
+//! building a value. Every check first takes the one pass over the bytes
+//! (`pass.rs`); this walk reports the text that pass hands on because it
+//! breaks an input rule, with the rule's path and message as every reader
+//! gives them. It runs in two modes:
 //!
-//! - **accept** answers "valid or not" and stops at the first problem: the fast
-//!   path every valid input takes;
-//! - **collect** keeps going and records every issue with its JSON Pointer,
-//!   for input the accept mode turned down.
+//! - **accept** answers "valid or not" and stops at the first problem;
+//! - **collect** keeps going and records every issue with its JSON Pointer.
 //!
 //! Problems of the input itself (syntax, duplicate keys, unsafe integers,
 //! depth) stop both modes: after them nothing else is trustworthy.

@@ -3,6 +3,7 @@
 
 pub(crate) mod agent_result;
 pub(crate) mod definition;
+pub(crate) mod read;
 pub(crate) mod serde_count;
 pub(crate) mod status;
 pub(crate) mod tool_metadata;
