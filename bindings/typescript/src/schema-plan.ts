@@ -10,11 +10,7 @@
 //
 // Verdicts only: a value the plan finds invalid, or cannot judge, goes
 // through the engine, which gives the issues (the same as the text path's).
-import { isWellFormed as wireWellFormed } from './wire.js';
-
-// Called for every string the plan reads: bound here once rather than read
-// off the imported module at each call.
-const isWellFormed = wireWellFormed;
+import { isWellFormed } from './wire.js';
 
 /** The evaluator's answer: valid, invalid, or "ask the engine". */
 export const PlanVerdict = { Valid: 0, Invalid: 1, Fallback: 2 } as const;
