@@ -199,6 +199,39 @@ if (build !== 'web') {
     );
   });
 
+  test('a rewrap stopped midway (the tab closed) leaves every record readable; the next rewrap finishes', async () => {
+    const indexedDB = new IDBFactory();
+    const old = await openIndexedDbStore('stopped', { indexedDB, encryption: { keys: { k1 }, current: 'k1' } });
+    const results = Array.from({ length: 6 }, () => secret());
+    for (const r of results) await old.put(r, { dialogId: 'd' });
+    old.close();
+    // Each record is re-encrypted in a transaction of its own: stopping between two (here, an
+    // exception from the callback after the second) is what a page closed mid-rewrap leaves.
+    const both = await openIndexedDbStore('stopped', { indexedDB, encryption: { keys: { k1, k2 }, current: 'k2' } });
+    let seen = 0;
+    await assert.rejects(
+      both.rewrap({
+        onRewrapped: () => {
+          if (++seen === 2) throw new Error('the page went away');
+        },
+      }),
+      /the page went away/,
+    );
+    both.close();
+    assert.deepEqual(
+      (await rawRecords(indexedDB, 'stopped')).map((r) => r.key_id),
+      ['k2', 'k2', 'k1', 'k1', 'k1', 'k1'],
+    );
+    const again = await openIndexedDbStore('stopped', { indexedDB, encryption: { keys: { k1, k2 }, current: 'k2' } });
+    for (const r of results) assert.deepEqual(again.get(r.metadata.execution_id), r, 'readable after the stop');
+    assert.equal(await again.rewrap(), 4);
+    again.close();
+    const only = await openIndexedDbStore('stopped', { indexedDB, encryption: { keys: { k2 }, current: 'k2' } });
+    assert.deepEqual(only.openReport, { loaded: 6, quarantined: [], skipped: [] });
+    for (const r of results) assert.deepEqual(only.get(r.metadata.execution_id), r);
+    only.close();
+  });
+
   test('a record given another dialog, or another tool name, fails for that record only and is never listed there', async () => {
     const indexedDB = new IDBFactory();
     const encryption = { keys: { k1 }, current: 'k1' };
