@@ -67,3 +67,16 @@ export async function withPooledClient<C extends PooledClient, T>(pool: { connec
     throw e;
   }
 }
+
+/** Runs `f` between BEGIN and COMMIT on `c`; a failure rolls back, unless the connection itself is gone. */
+export async function withTransaction<C extends { query(text: string): Promise<unknown> }, T>(c: C, f: (c: C) => Promise<T>): Promise<T> {
+  await c.query('BEGIN');
+  try {
+    const out = await f(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (e) {
+    if (!isTransientPgError(e)) await c.query('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}

@@ -13,7 +13,7 @@
 // the connection handling follows PostgresResultStore's.
 import { ToolResultError, quoteText, refuseUnknownOptions } from '../errors.js';
 import { checkFromSeq } from '../audit/memory.js';
-import { isTransientPgError, retryTransient, withPooledClient } from './pg-client.js';
+import { retryTransient, withPooledClient, withTransaction } from './pg-client.js';
 import {
   type AuditCheckpoint,
   type AuditEntry,
@@ -239,19 +239,7 @@ export class PostgresAuditLog implements AuditLog {
   }
 
   #transaction<T>(f: (c: AuditPgClient) => Promise<T>): Promise<T> {
-    return this.#retry(() =>
-      this.#withClient(async (c) => {
-        await c.query('BEGIN');
-        try {
-          const out = await f(c);
-          await c.query('COMMIT');
-          return out;
-        } catch (e) {
-          if (!isTransientPgError(e)) await c.query('ROLLBACK').catch(() => {});
-          throw e;
-        }
-      }),
-    );
+    return this.#retry(() => this.#withClient((c) => withTransaction(c, f)));
   }
 
   async #version(query: (text: string, values?: unknown[]) => Promise<AuditPgResult>): Promise<number> {

@@ -50,7 +50,7 @@ import { toolExecutionResultsView } from './postgres-view.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditLog, AuditRecord } from '../audit/log.js';
 import { type AppendInTransaction, auditInTransaction } from './postgres-audit.js';
-import { isTransientPgError, retryTransient, withPooledClient } from './pg-client.js';
+import { isTransientPgError, retryTransient, withPooledClient, withTransaction } from './pg-client.js';
 
 // ---------------------------------------------------------------------------
 // The parts of node-postgres the store uses. Structural, so the declarations
@@ -462,20 +462,8 @@ export class PostgresResultStore extends EventTarget {
     return this.#retry(() => this.#withClient((c) => c.query(text, values)));
   }
 
-  async #transaction<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
-    return this.#retry(() =>
-      this.#withClient(async (c) => {
-        await c.query('BEGIN');
-        try {
-          const out = await f(c);
-          await c.query('COMMIT');
-          return out;
-        } catch (e) {
-          if (!isTransientPgError(e)) await c.query('ROLLBACK').catch(() => {});
-          throw e;
-        }
-      }),
-    );
+  #transaction<T>(f: (c: PgPoolClient) => Promise<T>): Promise<T> {
+    return this.#retry(() => this.#withClient((c) => withTransaction(c, f)));
   }
 
   /** The version the schema is at (0: not migrated); a newer one than this package knows is refused. */
