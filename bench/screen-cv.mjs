@@ -36,7 +36,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { screen } from 'toolresult';
+import { screen } from 'toolresult/screen';
 import { benign as benignLines, corpus as generatedCorpus } from '../tests/screen/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

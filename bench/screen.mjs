@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { screen } from 'toolresult';
+import { screen } from 'toolresult/screen';
 import { benign, corpus } from '../tests/screen/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

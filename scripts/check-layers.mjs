@@ -210,6 +210,32 @@ export function adapterViolations(graph) {
   return out;
 }
 
+// ---------------------------------------------------------------- entries
+
+/**
+ * The subpath entries' rule (docs/internals/layout.md): `entries/` holds the
+ * export lists of `toolresult/convert`, `/render`, … and their per-host
+ * variants (`render-node.ts` → `render.ts`). They are leaves: no module of the
+ * package imports one, and a variant imports only its own list, so an export
+ * list never grows by way of another subpath.
+ */
+export function entryViolations(graph) {
+  const base = (file) =>
+    file
+      .slice('entries/'.length)
+      .replace(/\.ts$/, '')
+      .replace(/-(node|workerd)$/, '');
+  const out = [];
+  for (const [from, edges] of graph) {
+    for (const to of edges) {
+      if (!to.startsWith('entries/')) continue;
+      if (!from.startsWith('entries/')) out.push(`a module imports a subpath entry: ${from} -> ${to}`);
+      else if (base(from) !== base(to)) out.push(`a subpath entry imports another one: ${from} -> ${to}`);
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- main
 
 export function checkTree() {
@@ -232,6 +258,7 @@ export function checkTree() {
   const ts = tsGraph(join(ROOT, 'bindings/typescript/src'));
   for (const cycle of findCycles(ts)) problems.push(`TypeScript: import cycle ${cycle.join(' <-> ')}`);
   for (const v of adapterViolations(ts)) problems.push(`TypeScript: ${v}`);
+  for (const v of entryViolations(ts)) problems.push(`TypeScript: ${v}`);
   return problems;
 }
 
@@ -240,6 +267,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exit(1);
   console.log(
-    'layers: no import cycles in Rust or TypeScript; the core uses only earlier layers and no adapter; adapters import only their own files and the shared module',
+    'layers: no import cycles in Rust or TypeScript; the core uses only earlier layers and no adapter; adapters import only their own files and the shared module; subpath entries are leaves',
   );
 }

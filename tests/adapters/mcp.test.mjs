@@ -20,6 +20,7 @@ import { McpServer as V1McpServer, ResourceTemplate as V1ResourceTemplate } from
 import { CallToolRequestSchema, ElicitRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as v2server from '@modelcontextprotocol/server';
 import * as t from 'toolresult';
+import { fromMcpCallToolResult } from 'toolresult/convert';
 import {
   McpSchemaValidator,
   META,
@@ -335,7 +336,7 @@ for (const major of MAJORS) {
       // The 2025-11-25 shape on the wire: no resultType; an object structuredContent.
       const parisWire = wire.find((r) => r._meta?.[META.result]?.execution_id === about(paris).execution_id);
       assert.equal('resultType' in parisWire, false);
-      assert.deepEqual(t.fromMcpCallToolResult(parisWire, { tool_name: 'weather', revision: '2025-11-25' }).output, { temperature: 21 });
+      assert.deepEqual(fromMcpCallToolResult(parisWire, { tool_name: 'weather', revision: '2025-11-25' }).output, { temperature: 21 });
 
       // Invalid output: an isError result naming the issue, never a thrown protocol error.
       const mars = await client.callTool({ name: 'weather', arguments: { city: 'Mars' } });
@@ -513,8 +514,8 @@ test(`MCP SDK v2 ${MAJORS[1].version}: protocol 2026-07-28 — any JSON structur
     assert.deepEqual(series.structuredContent, [1, 2, 3]);
     const onWire = wire.find((r) => r._meta?.[META.result]?.execution_id === about(series).execution_id);
     assert.equal(onWire.resultType, 'complete');
-    assert.deepEqual(t.fromMcpCallToolResult(onWire, { tool_name: 'series', revision: '2026-07-28' }).output, [1, 2, 3]);
-    throwsCode(() => t.fromMcpCallToolResult(onWire, { tool_name: 'series', revision: '2025-11-25' }), 'invalid_input');
+    assert.deepEqual(fromMcpCallToolResult(onWire, { tool_name: 'series', revision: '2026-07-28' }).output, [1, 2, 3]);
+    throwsCode(() => fromMcpCallToolResult(onWire, { tool_name: 'series', revision: '2025-11-25' }), 'invalid_input');
     const bad = await client.callTool({ name: 'series', arguments: { bad: true } });
     assert.equal(bad.isError, true);
     assert.match(bad.content[0].text, /Output validation failed: \/1: /);

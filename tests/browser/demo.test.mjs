@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import * as toolresult from 'toolresult';
+import * as convert from 'toolresult/convert';
 import { serve } from '../../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 
@@ -197,10 +198,10 @@ test('conversions and truncation agree with the Node build', async () => {
     .evaluateAll((list) => list.map((d) => [d.dataset.shape, d.querySelector('pre')?.textContent]));
   assert.equal(shapes.length, 6);
   const byName = Object.fromEntries(shapes);
-  assert.deepEqual(JSON.parse(byName['MCP CallToolResult (2025-11-25)']), toolresult.toMcpCallToolResult(value, { revision: '2025-11-25' }));
-  assert.deepEqual(JSON.parse(byName['Anthropic tool_result']), toolresult.toAnthropicToolResult(value));
-  assert.deepEqual(JSON.parse(byName['OpenAI Chat tool message']), toolresult.toOpenAIChatToolMessage(value));
-  assert.deepEqual(JSON.parse(byName['Vercel AI SDK tool part']), toolresult.toVercelToolPart(value));
+  assert.deepEqual(JSON.parse(byName['MCP CallToolResult (2025-11-25)']), convert.toMcpCallToolResult(value, { revision: '2025-11-25' }));
+  assert.deepEqual(JSON.parse(byName['Anthropic tool_result']), convert.toAnthropicToolResult(value));
+  assert.deepEqual(JSON.parse(byName['OpenAI Chat tool message']), convert.toOpenAIChatToolMessage(value));
+  assert.deepEqual(JSON.parse(byName['Vercel AI SDK tool part']), convert.toVercelToolPart(value));
   const facts = await page.locator('#bounding dd').allTextContents();
   assert.equal(facts[0], toolresult.sha256Hex(text));
   assert.equal(facts[1], toolresult.truncateOutput(value.output, { maxBytes: 256 }).sha256);

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import * as toolresult from 'toolresult';
+import * as render from 'toolresult/render';
 import { toUIToolPart } from 'toolresult/ai';
 import { serve } from '../../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
@@ -175,7 +175,7 @@ test('every state renders, in both themes, with what that state shows and nothin
     assert.equal(o.tone, 'success');
     assert.equal(
       o.summary,
-      toolresult
+      render
         .renderText(edit, { collapsed: true })
         .split('\n')[0]
         .replace(/^\S+ \S+ /, ''),
@@ -414,7 +414,7 @@ test('restyling without forking: --tr-* custom properties and ::part() from the 
 test('toolresult/style.css styles renderDom in the light DOM: the shipped file, light, dark and data-theme', async () => {
   const page = await open();
   const shipped = await page.evaluate(async () => (await fetch('/bindings/typescript/dist/style.css')).text());
-  assert.equal(shipped, toolresult.TOOL_RESULT_CSS, 'dist/style.css is the exported stylesheet');
+  assert.equal(shipped, render.TOOL_RESULT_CSS, 'dist/style.css is the exported stylesheet');
   assert.deepEqual(
     JSON.parse(readFileSync(path.join(root, 'bindings/typescript/package.json'), 'utf8')).exports['./style.css'],
     { types: './dist/style.css.d.ts', default: './dist/style.css' },

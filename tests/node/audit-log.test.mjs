@@ -17,7 +17,8 @@ import { after, test } from 'node:test';
 import { IDBFactory } from 'fake-indexeddb';
 import { createToolResultsHandler } from 'toolresult/http';
 import { FileAuditLog, FileResultStore } from 'toolresult/node';
-import { MemoryAuditLog, ResultStore, ToolResultError, canonicalAuditEntry, createSuccess, verifyAuditLog } from 'toolresult';
+import { ResultStore, ToolResultError, createSuccess } from 'toolresult';
+import { MemoryAuditLog, canonicalAuditEntry, verifyAuditLog } from 'toolresult/audit';
 
 const require = createRequire(import.meta.url);
 const scratch = fs.mkdtempSync(path.join(tmpdir(), 'toolresult-audit-log-'));

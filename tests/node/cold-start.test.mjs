@@ -2,7 +2,8 @@
 // `require('toolresult')` loads the core bundle and compiles no wasm; the first
 // validation compiles the core module from the package's one copy of it
 // (dist/web/wasm/web/, beside the browser glue); the rest of the API loads on
-// first use of one of its exports.
+// first use of one of its exports; a subpath (toolresult/render) loads its own
+// bundle and reuses the compiled core module.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -37,8 +38,11 @@ const t = require('toolresult');
 steps.required = seen();
 if (!t.validateAgentResult(text).ok) throw new Error('the fixture is valid');
 steps.validated = seen();
-if (!t.renderText(t.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' })).includes('hi')) throw new Error('renderText');
+const result = t.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
+if (!require('toolresult/render').renderText(result).includes('hi')) throw new Error('renderText');
 steps.rendered = seen();
+if (!t.spotlight('hi').text.includes('hi')) throw new Error('spotlight');
+steps.spotlit = seen();
 console.log(JSON.stringify(steps));
 `;
 
@@ -48,8 +52,9 @@ test('require loads the core bundle only; the first validation compiles the core
   const coreWasm = path.join('dist', 'web', 'wasm', 'web', 'toolresult_wasm_bg.wasm');
   assert.deepEqual(steps.required, { loaded: [node('bundle.js'), node('index.js')], wasm: [] }, 'no wasm and no other bundle at require');
   assert.deepEqual(steps.validated, { loaded: [node('bundle.js'), node('index.js'), node('wasm/node/toolresult_wasm.js')], wasm: [coreWasm] });
-  assert.ok(steps.rendered.loaded.includes(node('bundle-main.js')), 'renderText loads the rest of the main entry');
-  assert.deepEqual(steps.rendered.wasm, [coreWasm], 'the core module is compiled once');
+  assert.ok(steps.rendered.loaded.includes(node('bundle-render.js')), 'toolresult/render loads its own bundle');
+  assert.ok(steps.spotlit.loaded.includes(node('bundle-main.js')), 'spotlight loads the rest of the main entry');
+  assert.deepEqual(steps.spotlit.wasm, [coreWasm], 'the core module is compiled once');
 });
 
 test('the Node build holds no .wasm file: its glue reads the copy beside the browser glue', () => {

@@ -279,7 +279,7 @@ test('options are checked when the handler is made', () => {
 });
 
 test('records the store cannot read: listings say which they left out, a read answers a typed problem, only in their own dialog', async () => {
-  const { MemoryAuditLog } = toolresult;
+  const { MemoryAuditLog } = require('toolresult/audit');
   const root = mkdtempSync(path.join(scratch, 'unreadable-'));
   const key = () => crypto.getRandomValues(new Uint8Array(32));
   const [k1, k2] = [key(), key()];

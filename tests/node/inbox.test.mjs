@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ResultInbox, createSuccess, renderResultDocument } from 'toolresult/node';
+import { ResultInbox, createSuccess } from 'toolresult/node';
+import { renderResultDocument } from 'toolresult/screen';
 
 const require = createRequire(import.meta.url);
 const tmpRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), 'toolresult-inbox-'));
@@ -95,7 +96,8 @@ test('a receiver killed mid-stream: every acknowledged document is filed whole, 
   const script = path.join(root, 'receiver.cjs');
   fs.writeFileSync(
     script,
-    `const { ResultInbox, createSuccess, renderResultDocument } = require(${JSON.stringify(require.resolve('toolresult/node'))});
+    `const { ResultInbox, createSuccess } = require(${JSON.stringify(require.resolve('toolresult/node'))});
+const { renderResultDocument } = require(${JSON.stringify(require.resolve('toolresult/screen'))});
 const inbox = ResultInbox.open(process.argv[2]);
 const big = 'row\\n'.repeat(20000);
 for (let i = 0; ; i++) {

@@ -3,7 +3,7 @@
 // finds what it is meant to find.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adapterViolations, checkTree, declaredLayers, findCycles, layerViolations, rustGraph } from '../../scripts/check-layers.mjs';
+import { adapterViolations, checkTree, entryViolations, declaredLayers, findCycles, layerViolations, rustGraph } from '../../scripts/check-layers.mjs';
 
 test('the Rust crates and the TypeScript package have no import cycle, and the core keeps its layer order', () => {
   assert.deepEqual(checkTree(), []);
@@ -67,5 +67,18 @@ test('the core importing an adapter, an adapter importing another framework, and
     'the core imports an adapter: dom.ts -> adapters/ai.ts',
     "an adapter imports another framework's adapter: adapters/langchain.ts -> adapters/ai.ts",
     "the adapters' shared module imports an adapter: adapters/shared/run.ts -> adapters/mcp.ts",
+  ]);
+});
+
+test('a module that imports a subpath entry, or an entry that imports another subpath, is reported', () => {
+  const graph = new Map([
+    ['entries/render.ts', new Set(['render.ts', 'dom.ts'])],
+    ['entries/render-node.ts', new Set(['index.ts', 'entries/render.ts'])],
+    ['entries/screen-node.ts', new Set(['entries/render.ts'])],
+    ['cli.ts', new Set(['entries/convert.ts'])],
+  ]);
+  assert.deepEqual(entryViolations(graph), [
+    'a subpath entry imports another one: entries/screen-node.ts -> entries/render.ts',
+    'a module imports a subpath entry: cli.ts -> entries/convert.ts',
   ]);
 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const pkgDir = path.dirname(require.resolve('toolresult/package.json'));
@@ -15,7 +16,9 @@ const ENGINE = 'toolresult_schema_wasm';
 
 const agent = JSON.parse(fs.readFileSync(new URL('../fixtures/agent/valid-success.json', import.meta.url), 'utf8'));
 
-function envelopeWork(t) {
+// `t` is the main entry; `convert` and `render` are toolresult/convert and
+// toolresult/render of the same build.
+function envelopeWork(t, convert, render) {
   assert.equal(t.validateAgentResult(agent).ok, true);
   const r = t.createSuccess({ input: { tool_name: 'x' }, output: 'y'.repeat(1000) });
   assert.equal(t.validateToolResult(JSON.stringify(r)).ok, true);
@@ -29,11 +32,11 @@ function envelopeWork(t) {
   assert.equal(store.metrics().stored, 1);
   assert.match(t.summarize(r), /x/);
   assert.equal(t.toReference(r, { dialogId: 'd1' }).tool_call_id, r.metadata.execution_id);
-  assert.equal(t.toMcpCallToolResult(r).content[0].text, r.output);
-  assert.equal(t.fromAnthropicToolResult({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, { tool_name: 'x' }).status, 'success');
+  assert.equal(convert.toMcpCallToolResult(r).content[0].text, r.output);
+  assert.equal(convert.fromAnthropicToolResult({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }, { tool_name: 'x' }).status, 'success');
   assert.equal(t.normalizeAgentResult(agent).ok, true);
-  assert.match(t.renderText(r), /y/);
-  assert.equal(t.diffHunks('a\nb\n', 'a\nc\n').length, 1);
+  assert.match(render.renderText(r), /y/);
+  assert.equal(render.diffHunks('a\nb\n', 'a\nc\n').length, 1);
 }
 
 test('Node: envelope work does not read or require the schema engine; compileSchema loads it once', () => {
@@ -45,7 +48,7 @@ test('Node: envelope work does not read or require the schema engine; compileSch
   };
   try {
     const t = require('toolresult');
-    envelopeWork(t);
+    envelopeWork(t, require('toolresult/convert'), require('toolresult/render'));
     assert.equal(t.schemaEngineLoaded(), false);
     assert.deepEqual(
       reads.filter((f) => f.includes(ENGINE)),
@@ -87,7 +90,9 @@ test('browser build: init() and envelope work fetch nothing of the engine; loadS
   try {
     const web = await import('toolresult/web');
     await web.init(); // fetched from next to the module, through the stub
-    envelopeWork(web);
+    // The subpaths' browser files (their `browser` condition), beside web.js.
+    const entry = (name) => import(pathToFileURL(path.join(pkgDir, 'dist', 'web', 'entries', `${name}.js`)).href);
+    envelopeWork(web, await entry('convert'), await entry('render'));
     assert.equal(web.schemaEngineLoaded(), false);
     assert.throws(
       () => web.compileSchema(true),

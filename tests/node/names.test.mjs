@@ -12,7 +12,9 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
-const toolresult = createRequire(import.meta.url)('toolresult');
+// The main entry and the subpaths that split its API, as one object.
+const require = createRequire(import.meta.url);
+const toolresult = Object.assign({}, ...['', '/convert', '/render', '/screen', '/audit'].map((s) => require(`toolresult${s}`)));
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 // [Rust function, wasm export (null: the TypeScript side does it, or a class method does), TypeScript export]

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 const require = createRequire(import.meta.url);
-const { FileAuditLog, FileResultStore, MemoryAuditLog, ResultStore, ToolResultError, createSuccess } = require('toolresult/node');
+const { FileAuditLog, FileResultStore, ResultStore, ToolResultError, createSuccess } = require('toolresult/node');
+const { MemoryAuditLog } = require('toolresult/audit');
 
 const tmpRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), 'toolresult-options-'));
 const k1 = webcrypto.getRandomValues(new Uint8Array(32));

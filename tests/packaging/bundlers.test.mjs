@@ -1,6 +1,7 @@
 // The packed tarball in the bundlers people use: scratch projects built with
 // Vite, webpack 5 and esbuild, each a page that validates a result, loads the
-// schema engine and renders, served with the strict CSP + Trusted Types and
+// schema engine, renders, converts, screens and keeps an audit log (the
+// subpaths toolresult/render, /convert, /screen and /audit), served with the strict CSP + Trusted Types and
 // loaded in headless Chromium; the Vite page also runs the package in a Web
 // Worker. Each bundler is configured exactly as docs/guide/browsers-and-bundlers.md says (esbuild
 // needs the .wasm files copied next to the bundle; webpack needs
@@ -39,9 +40,13 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The page every bundler builds: validate, load the schema engine, render; optionally a worker. */
+/** The page every bundler builds: validate, load the schema engine, render, convert, screen, audit; optionally a worker. */
 function mainSource({ worker }) {
-  return `import { init, loadSchemaEngine, validateToolResult, compileSchema, renderDomChecked } from 'toolresult';
+  return `import { init, loadSchemaEngine, loadScreen, validateToolResult, compileSchema } from 'toolresult';
+import { MemoryAuditLog } from 'toolresult/audit';
+import { toMcpCallToolResult } from 'toolresult/convert';
+import { renderDomChecked } from 'toolresult/render';
+import { screen } from 'toolresult/screen';
 ${worker ? "import workerPath from './worker.js?worker&url';" : ''}
 const text = ${JSON.stringify(fixtureText)};
 await init();
@@ -52,6 +57,10 @@ const rendered = document.querySelector('.tool-result-view') !== null;
 await loadSchemaEngine();
 const out = { ok: r.ok, tool: r.ok ? r.value.input.tool_name : null, schema: compileSchema({ type: 'object', required: ['a'] }).validate({}).map((i) => i.code) };
 out.rendered = rendered;
+out.mcp = r.ok && Array.isArray(toMcpCallToolResult(r.value).content);
+await loadScreen();
+out.screen = screen(text).verdict;
+out.audit = new MemoryAuditLog().appendSync({ action: 'stored', execution_id: 'e1' }).seq;
 ${
   worker
     ? `// Trusted Types: the worker's URL goes through a policy.
@@ -104,7 +113,7 @@ async function load(dist) {
   }
 }
 
-const EXPECTED = { ok: true, tool: 'read_file', schema: ['required'], rendered: true };
+const EXPECTED = { ok: true, tool: 'read_file', schema: ['required'], rendered: true, mcp: true, screen: 'accept', audit: 1 };
 
 test('Vite: a page and a Web Worker using the package', async () => {
   const dir = project('vite-app', { worker: true });

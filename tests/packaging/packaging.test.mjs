@@ -16,6 +16,58 @@ let work;
 let tarball;
 let files;
 
+// What moved from the main entry to its subpaths: no longer exported by
+// toolresult, toolresult/web or toolresult/node (ScreenGate is internal now).
+const SUBPATHS = ['convert', 'render', 'screen', 'audit'];
+const MOVED = {
+  convert: [
+    'fromAnthropicToolResult',
+    'fromMcpCallToolResult',
+    'fromOpenAIToolOutput',
+    'fromVercelToolMessage',
+    'fromVercelToolPart',
+    'toAnthropicToolResult',
+    'toMcpCallToolResult',
+    'toOpenAIChatToolMessage',
+    'toOpenAIFunctionCallOutput',
+    'toVercelToolMessage',
+    'toVercelToolPart',
+  ],
+  render: [
+    'renderText',
+    'RendererRegistry',
+    'createTextRendererRegistry',
+    'detectLanguage',
+    'diffHunks',
+    'structureBatch',
+    'structureFileEdit',
+    'structureFileRead',
+    'structureTodo',
+    'renderDom',
+    'renderDomChecked',
+    'createDomRendererRegistry',
+    'defineToolResultView',
+    'isUIToolPart',
+    'TOOL_RESULT_CSS',
+    'TOOL_RESULT_ELEMENT_CSS',
+    'TOOL_RESULT_TOKENS',
+  ],
+  screen: [
+    'screen',
+    'applyScreen',
+    'redactSecrets',
+    'screenError',
+    'screenRecordOf',
+    'SCREEN_CATEGORIES',
+    'checkResultDocument',
+    'parseResultDocument',
+    'renderResultDocument',
+    'resultDocumentName',
+  ],
+  audit: ['MemoryAuditLog', 'AUDIT_ACTIONS', 'canonicalAuditEntry', 'verifyAuditLog'],
+};
+const INTERNAL = ['ScreenGate'];
+
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 function project(name, pkg) {
@@ -45,6 +97,12 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
     'dist/web/web.js',
     'dist/web/web.d.ts',
     'dist/web/wasm/web/toolresult_wasm_bg.wasm',
+    ...SUBPATHS.flatMap((s) => [
+      `dist/node/entries/${s}-node.js`,
+      `dist/node/entries/${s}-node.d.ts`,
+      `dist/web/entries/${s}.js`,
+      `dist/web/entries/${s}-workerd.js`,
+    ]),
     'dist/style.css',
     'schemas/agent-result.v1.json',
     'schemas/tool-result.v1.json',
@@ -83,6 +141,10 @@ test('arethetypeswrong finds no problem in any entry point; publint has no warni
   for (const e of [
     '.',
     './web',
+    './convert',
+    './render',
+    './screen',
+    './audit',
     './node',
     './postgres',
     './redis',
@@ -158,8 +220,16 @@ let aiMissing;
 try { trAi.withToolResults({ echo: { inputSchema: {}, outputSchema: {}, execute: () => 'hi' } }); } catch (e) { aiMissing = e.code; }
 if (aiPeer || uiPart.state !== 'output-available' || trAi.fromUIToolPart(uiPart).output !== 'hi' || aiMissing !== 'missing_dependency') throw new Error('toolresult/ai from CommonJS');
 const otel = toOtelAttributes(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c2' } }));
+// The subpaths that split the main entry's API need no set-up in Node; what moved is not in the main entries.
+const hi = createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c4' }, output: 'hi' });
+const log = new (require('toolresult/audit').MemoryAuditLog)();
+const subpaths = [require('toolresult/convert').toMcpCallToolResult(hi).content[0].text, require('toolresult/render').renderText(hi).includes('hi'),
+  require('toolresult/screen').screen('hello').verdict, log.appendSync({ action: 'stored', execution_id: 'e1' }).seq];
+const moved = ${JSON.stringify([...Object.values(MOVED).flat(), ...INTERNAL])};
+const leaked = ['toolresult', 'toolresult/web', 'toolresult/node'].flatMap((e) => moved.filter((n) => n in require(e)).map((n) => e + ': ' + n));
+const absent = Object.entries(${JSON.stringify(MOVED)}).flatMap(([s, names]) => names.filter((n) => !(n in require('toolresult/' + s))).map((n) => s + ': ' + n));
 console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: schemaIssues.map((i) => i.code),
-  canonical: canonicalJson({ b: 1, a: 2 }), pgVersion: POSTGRES_SCHEMA_VERSION, op: otel['gen_ai.operation.name'] }));`,
+  canonical: canonicalJson({ b: 1, a: 2 }), pgVersion: POSTGRES_SCHEMA_VERSION, op: otel['gen_ai.operation.name'], subpaths, leaked, absent }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
     ok: true,
@@ -169,6 +239,9 @@ console.log(JSON.stringify({ ok: r.ok, agent: r.value.agent_id, code, schema: sc
     canonical: '{"a":2,"b":1}',
     pgVersion: 3,
     op: 'execute_tool',
+    subpaths: ['hi', true, 'accept', 1],
+    leaked: [],
+    absent: [],
   });
   let missingPg;
   try {
@@ -196,6 +269,12 @@ test('ESM project: import', () => {
     path.join(dir, 'main.js'),
     `import { readFileSync } from 'node:fs';
 import toolresult, { validateAgentResult, createSuccess, statusInfo, ToolRegistry } from 'toolresult';
+import * as main from 'toolresult';
+// The subpaths that split the main entry's API, by name.
+import { fromAnthropicToolResult, toOpenAIChatToolMessage } from 'toolresult/convert';
+import { diffHunks, renderText } from 'toolresult/render';
+import { SCREEN_CATEGORIES, screen } from 'toolresult/screen';
+import { MemoryAuditLog, verifyAuditLog } from 'toolresult/audit';
 // Named imports from the other entries (their CommonJS stubs name their
 // exports for Node's lexer); /postgres without pg installed.
 import { FileResultStore, validateAgentResult as fromNode } from 'toolresult/node';
@@ -231,9 +310,14 @@ if (typeof McpSchemaValidator !== 'function' || mcpOut.content[0].text !== 'hi' 
 const r = validateAgentResult(readFileSync('fixture.json', 'utf8'));
 const built = createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
 const checked = new ToolRegistry().register({ name: 'echo', outputSchema: { type: 'integer' } }).checkResult(built);
+const log = new MemoryAuditLog();
+await log.append({ action: 'stored', execution_id: built.metadata.execution_id });
+const subpaths = [toOpenAIChatToolMessage(createSuccess({ input: { tool_name: 'echo', tool_call_id: 'c1' }, output: 'hi' })).role, fromAnthropicToolResult({ type: 'tool_result', tool_use_id: 't1', content: 'ok' }, { tool_name: 'x' }).status,
+  renderText(built).includes('hi'), diffHunks('a\\n', 'b\\n').length, screen('hello').verdict, SCREEN_CATEGORIES.includes('secret'), (await verifyAuditLog(log)).count];
+const leaked = ${JSON.stringify([...Object.values(MOVED).flat(), ...INTERNAL])}.filter((n) => n in main || n in toolresult);
 console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === validateAgentResult && fromNode === validateAgentResult,
   entries: [typeof FileResultStore, typeof PostgresResultStore, typeof toOtelAttributes],
-  status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code, checked: checked.status }));`,
+  status: built.status, size: built.metadata.output_size, code: statusInfo('timeout').code, checked: checked.status, subpaths, leaked }));`,
   );
   assert.deepEqual(JSON.parse(sh(process.execPath, ['main.js'], dir)), {
     ok: true,
@@ -243,6 +327,8 @@ console.log(JSON.stringify({ ok: r.ok, same: toolresult.validateAgentResult === 
     size: 4,
     code: 1,
     checked: 'output_validation_failed',
+    subpaths: ['tool', 'success', true, 1, 'accept', true, 1],
+    leaked: [],
   });
 });
 
@@ -311,6 +397,26 @@ console.log(genkitRef.name);
 import { toolResultPlugin as adkPlugin, type AdkToolResultPlugin } from 'toolresult/adk';
 const adkToolPlugin: AdkToolResultPlugin = adkPlugin({ dialogId: (call) => call.toolContext.sessionId ?? 'd', budget: { maxChars: 4000 }, screen: true });
 console.log(adkToolPlugin.name);
+// The subpaths that split the main entry's API, with their types; the audit types stay in the main entry too.
+import { toMcpCallToolResult, type McpRevision } from 'toolresult/convert';
+import { renderText, type RenderTextOptions } from 'toolresult/render';
+import { screen, type ScreenRecord } from 'toolresult/screen';
+import { MemoryAuditLog, type AuditEntry } from 'toolresult/audit';
+import type { AuditLog, AuditRecord } from 'toolresult';
+const revision: McpRevision = '2025-11-25';
+const mcpText: unknown = toMcpCallToolResult({} as ToolResult, { revision }).content;
+const renderOptions: RenderTextOptions = { collapsed: true };
+const rendered: string = renderText({} as ToolResult, renderOptions);
+const screened: ScreenRecord['verdict'] = screen('hello').verdict;
+const auditLog: AuditLog = new MemoryAuditLog();
+const appended: Promise<AuditEntry> = auditLog.append({ action: 'stored', execution_id: 'e1' } satisfies AuditRecord);
+console.log(mcpText, rendered, screened, appended);
+// What moved is not in the main entry's types any more.
+// @ts-expect-error renderText is in toolresult/render
+import { renderText as notInMain } from 'toolresult';
+// @ts-expect-error MemoryAuditLog is in toolresult/audit
+import { MemoryAuditLog as notInMainEither } from 'toolresult';
+console.log(notInMain, notInMainEither);
 export { status, issues, e, report, schemaIssues, batch, attrs, off };`,
   );
   // The optional peer dependency a user of toolresult/otel installs.

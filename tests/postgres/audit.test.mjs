@@ -14,7 +14,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { POSTGRES_AUDIT_SCHEMA_VERSION, PostgresAuditLog, PostgresResultStore, canonicalJson } from 'toolresult/postgres';
-import { createSuccess, verifyAuditLog } from 'toolresult';
+import { createSuccess } from 'toolresult';
+import { verifyAuditLog } from 'toolresult/audit';
 import { startPostgres } from './server.mjs';
 
 const require = createRequire(import.meta.url);

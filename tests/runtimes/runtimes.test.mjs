@@ -27,7 +27,7 @@ let work;
 let project;
 
 // Every check of smoke.mjs plus the five HTTP ones: a runtime that ran fewer did not run them all.
-const SMOKE = 9;
+const SMOKE = 10;
 const HTTP = 5;
 
 before(() => {
@@ -104,7 +104,10 @@ test("the browser entry's init(), loadSchemaEngine() and loadScreen() take a Web
   await web.loadScreen(compiled('toolresult_screen_wasm'));
   assert.equal(web.validateAgentResult('{}').ok, false);
   assert.equal(web.compileSchema({ type: 'integer' }).isValid(3), true);
-  assert.equal(web.screen('fine').verdict, 'accept');
+  // The subpaths' browser files use the instances the main entry loaded.
+  const entry = (name) => import(pathToFileURL(path.join(dist, 'entries', `${name}.js`)).href);
+  assert.equal((await entry('screen')).screen('fine').verdict, 'accept');
+  assert.match((await entry('render')).renderText(web.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' })), /hi/);
 });
 
 /** A free loopback port (closed again before workerd binds it). */

@@ -3,7 +3,11 @@
 // GET /smoke runs the smoke suite in the isolate; everything else goes to the
 // endpoints over an in-memory store holding the HTTP checks' results.
 import * as toolresult from 'toolresult';
+import * as audit from 'toolresult/audit';
+import * as convert from 'toolresult/convert';
 import { createToolResultsHandler } from 'toolresult/http';
+import * as render from 'toolresult/render';
+import * as screen from 'toolresult/screen';
 import { equal, httpSeed, ok, runChecks, smokeChecks } from './smoke.mjs';
 // A Worker's own import of a module, as a user would give one to init().
 import coreModule from './node_modules/toolresult/dist/web/wasm/web/toolresult_wasm_bg.wasm';
@@ -17,7 +21,7 @@ const moduleChecks = [
       await toolresult.init(coreModule);
       await toolresult.loadScreen(screenModule);
       ok(toolresult.validateAgentResult('{}').ok === false, 'validation works on the new instance');
-      equal(toolresult.screen('ok').verdict, 'accept', 'the screen works on the new instance');
+      equal(screen.screen('ok').verdict, 'accept', 'the screen works on the new instance');
     },
   ],
   [
@@ -37,7 +41,11 @@ let handler;
 export default {
   async fetch(request) {
     if (new URL(request.url).pathname === '/smoke') {
-      return Response.json({ runtime: 'workerd', version: navigator.userAgent, ...(await runChecks([...smokeChecks(toolresult), ...moduleChecks])) });
+      return Response.json({
+        runtime: 'workerd',
+        version: navigator.userAgent,
+        ...(await runChecks([...smokeChecks(toolresult, { convert, render, screen, audit }), ...moduleChecks])),
+      });
     }
     if (!handler) {
       const store = new toolresult.ResultStore();

@@ -2,7 +2,8 @@
 // the worker: split JSON / JSONL into documents, recognise each document's
 // shape, turn it into a ToolResult or AgentResult with the package's own
 // validation, normalization and conversions, and locate every issue in the
-// source text. Takes the package as an argument so both threads share it.
+// source text. Takes the package (the main entry and toolresult/convert, as
+// one object) as an argument so both threads share it.
 
 /** Inputs larger than this are analysed without sending the value back to the page. */
 export const LARGE_INPUT = 2 * 1024 * 1024;

@@ -2,6 +2,10 @@
 // createElement and textContent (the page runs under Trusted Types, so an
 // innerHTML anywhere would throw), and every result is treated as untrusted.
 import * as t from 'toolresult';
+import * as audit from 'toolresult/audit';
+import * as convert from 'toolresult/convert';
+import * as render from 'toolresult/render';
+import * as screen from 'toolresult/screen';
 import './style.css';
 import { analyzeDocument, LARGE_INPUT, SHAPES } from './analyze.js';
 // Vite bundles the worker and gives its URL (the Worker is made below, through a Trusted Types policy).
@@ -322,7 +326,7 @@ async function showRendered(d) {
   view.result = d.value;
   out.replaceChildren(view);
 }
-t.defineToolResultView();
+render.defineToolResultView();
 $('toggle-raw').addEventListener('click', (e) => {
   current.raw = !current.raw;
   e.target.setAttribute('aria-pressed', String(current.raw));
@@ -351,20 +355,20 @@ async function showConversions(d) {
     return;
   }
   const shapes = [
-    ['MCP CallToolResult (2025-11-25)', () => t.toMcpCallToolResult(d.value, { revision: '2025-11-25' })],
-    ['MCP CallToolResult (2026-07-28)', () => t.toMcpCallToolResult(d.value, { revision: '2026-07-28' })],
-    ['Anthropic tool_result', () => t.toAnthropicToolResult(d.value)],
-    ['OpenAI Responses function_call_output', () => t.toOpenAIFunctionCallOutput(d.value)],
-    ['OpenAI Chat tool message', () => t.toOpenAIChatToolMessage(d.value)],
-    ['Vercel AI SDK tool part', () => t.toVercelToolPart(d.value)],
+    ['MCP CallToolResult (2025-11-25)', () => convert.toMcpCallToolResult(d.value, { revision: '2025-11-25' })],
+    ['MCP CallToolResult (2026-07-28)', () => convert.toMcpCallToolResult(d.value, { revision: '2026-07-28' })],
+    ['Anthropic tool_result', () => convert.toAnthropicToolResult(d.value)],
+    ['OpenAI Responses function_call_output', () => convert.toOpenAIFunctionCallOutput(d.value)],
+    ['OpenAI Chat tool message', () => convert.toOpenAIChatToolMessage(d.value)],
+    ['Vercel AI SDK tool part', () => convert.toVercelToolPart(d.value)],
   ];
   box.replaceChildren(
-    ...shapes.map(([name, convert]) => {
+    ...shapes.map(([name, toShape]) => {
       const details = el('details', 'conversion');
       details.dataset.shape = name;
       details.append(el('summary', undefined, name));
       try {
-        details.append(pre(json(convert())));
+        details.append(pre(json(toShape())));
       } catch (e) {
         details.append(el('p', 'tr-error', `${e.code ?? 'error'}: ${e.message}`));
       }
@@ -642,7 +646,7 @@ function catalogEntry(c, index) {
 }
 
 function runCase(c, details) {
-  const d = analyzeDocument(t, { text: c.text, offset: 0, line: 1 }, { source: c.source, context: c.context });
+  const d = analyzeDocument({ ...t, ...convert }, { text: c.text, offset: 0, line: 1 }, { source: c.source, context: c.context });
   const verdict = d.ok ? 'valid' : 'invalid';
   const codes = d.issues.map((i) => i.code);
   const agrees = verdict === c.expect && c.codes.every((code) => codes.includes(code));
@@ -657,7 +661,7 @@ function runCase(c, details) {
     const view = document.createElement('tool-result-view');
     view.result = d.value;
     body.append(view);
-  } else body.append(t.renderDomChecked(c.text));
+  } else body.append(render.renderDomChecked(c.text));
   const open = el('button', 'open-case', 'Open in the validator');
   open.type = 'button';
   open.addEventListener('click', () => setSource(c.text));
@@ -699,7 +703,8 @@ $('run-catalog').addEventListener('click', async () => {
 
 await ready;
 showModules();
-// The package, for trying the API from the devtools console (and for bench/browser.mjs).
-globalThis.toolresult = t;
+// The package (the main entry and its subpaths, as one object), for trying the
+// API from the devtools console (and for bench/browser.mjs).
+globalThis.toolresult = { ...t, ...convert, ...render, ...screen, ...audit };
 performance.mark('toolresult:ready');
 document.body.dataset.ready = 'true';

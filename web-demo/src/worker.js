@@ -3,6 +3,7 @@
 // analysis needs (validation, normalising a legacy shape, converting a foreign
 // one; docs/internals/modules.md), and answers each request with it (see analyze.js).
 import * as toolresult from 'toolresult';
+import * as convert from 'toolresult/convert';
 import { analyzeText } from './analyze.js';
 
 const ready = toolresult.init();
@@ -11,7 +12,7 @@ self.onmessage = async (event) => {
   const { id, text } = event.data;
   try {
     await ready;
-    const analysis = analyzeText(toolresult, text);
+    const analysis = analyzeText({ ...toolresult, ...convert }, text);
     self.postMessage({ id, ok: true, analysis });
   } catch (e) {
     self.postMessage({ id, ok: false, error: `${e?.name ?? 'Error'}: ${e?.message ?? e}` });

@@ -2,22 +2,12 @@
 // or I/O error.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  fromAnthropicToolResult,
-  fromMcpCallToolResult,
-  fromOpenAIToolOutput,
-  fromVercelToolPart,
-  checkResultDocument,
-  normalizeAgentResult,
-  renderResultDocument,
-  renderText,
-  screen,
-  validateAgentResult,
-  validateToolResult,
-  type ValidationResult,
-} from './index.js';
-import { ToolResultError } from './errors.js';
-import { formatIssues } from './errors.js';
+import { normalizeAgentResult, validateAgentResult, validateToolResult, type ValidationResult } from './index.js';
+import { fromAnthropicToolResult, fromMcpCallToolResult, fromOpenAIToolOutput, fromVercelToolPart } from './convert.js';
+import { checkResultDocument, renderResultDocument } from './document.js';
+import { renderText } from './render.js';
+import { screen } from './screen.js';
+import { ToolResultError, formatIssues } from './errors.js';
 import type { Issue } from './generated/types.js';
 
 const USAGE = `usage: toolresult validate [--kind agent|tool|auto] [--json] <file...|->

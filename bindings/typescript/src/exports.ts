@@ -1,6 +1,7 @@
-// The one export list of the package's API, shared by the Node entry
-// (index.ts) and the browser entry (web.ts); the entries only install the
-// wasm modules and add their own loaders (docs: CONTRIBUTING "Add an export").
+// The main entry's export list, shared by the Node entry (index.ts), the
+// browser entry (web.ts) and the Worker entry (workerd.ts); the entries only
+// install the wasm modules and add their own loaders (docs: CONTRIBUTING "Add
+// an export"). What fewer users need is in the subpaths of src/entries/.
 export * from './api.js';
 export * from './schemas.js';
 export * from './bound.js';
@@ -14,25 +15,12 @@ export * from './history/prepare.js';
 export { detectHistoryFormat, type HistoryFormat } from './history/formats.js';
 export { SPOTLIGHT_INSTRUCTIONS, type SpotlightMode, type Spotlighted, spotlight } from './history/spotlight.js';
 export { registerSummarizer } from './summary.js';
-export * from './convert.js';
-export * from './render.js';
-export * from './dom.js';
-export * from './screen.js';
-export * from './document.js';
-export { MemoryAuditLog, type MemoryAuditLogOptions } from './audit/memory.js';
-export {
-  AUDIT_ACTIONS,
-  type AuditAction,
-  type AuditCheckpoint,
-  type AuditEntry,
-  type AuditLog,
-  type AuditRecord,
-  type AuditVerification,
-  type SyncAuditLog,
-  type VerifyAuditLogOptions,
-  canonicalAuditEntry,
-  verifyAuditLog,
-} from './audit/log.js';
+// Normalizing stays here; conversions to and from other frameworks' shapes are
+// `toolresult/convert`, rendering `toolresult/render`, the screen and the result
+// document `toolresult/screen`, the audit log `toolresult/audit` (src/entries/).
+export { type MigrationContext, type NormalizeResult, migrateTaskResult, normalizeAgentResult } from './convert.js';
+export type { ScreenEventDetail, StoreScreenMetrics, StoreScreenMode } from './screen.js';
+export type { AuditAction, AuditEntry, AuditLog, AuditRecord, SyncAuditLog } from './audit/log.js';
 export type { EncryptionOptions, Listing, SkippedCode, SkippedRecord } from './stores/encryption.js';
 export { ToolResultError, formatIssues } from './errors.js';
 export type { Outcome, ToolResultErrorCode } from './errors.js';

@@ -159,7 +159,10 @@ export class ScreenGate {
       if (!record) {
         this.counts.unscreened_refused++;
         emit('rejected', { ...base, reason: 'unscreened' });
-        throw new ToolResultError('unscreened_result', 'this store requires screened results (ToolRegistry.checkResult with screen: true, or applyScreen)');
+        throw new ToolResultError(
+          'unscreened_result',
+          'this store requires screened results (ToolRegistry.checkResult with screen: true, or applyScreen from toolresult/screen)',
+        );
       }
       if (record.verdict === 'reject' && result.status !== 'security_violation') {
         this.#count(record.rejected_categories);

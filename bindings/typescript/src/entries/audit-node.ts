@@ -1,0 +1,5 @@
+// `toolresult/audit` in Node, Deno and Bun: installs the wasm loaders (this entry
+// may be the first one loaded), then the exports of audit.ts.
+import '../index.js';
+
+export * from './audit.js';

@@ -1,0 +1,5 @@
+// `toolresult/convert` in workerd: the Worker entry's wasm loaders first (this
+// entry may be the first one loaded), then the exports of convert.ts.
+import '../workerd.js';
+
+export * from './convert.js';
