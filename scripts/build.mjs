@@ -8,11 +8,15 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { binPath, pkgDir, root, run, runAll, step, wasmBindgenBin } from './lib.mjs';
 
-// The core module (everything but the JSON Schema engine and the screen), and
-// the engine in a module of its own so only code that checks JSON Schemas
-// downloads or instantiates it (docs/internals/modules.md).
+// The core module (validation, builders, bounding, rendering) and three
+// modules loaded by the code that needs them: the agent module, the JSON
+// Schema engine and the screen (docs/internals/modules.md).
 const MODULES = [
   { crate: 'toolresult-wasm', name: 'toolresult_wasm', profile: 'release' },
+  // The result store, references, budgets, normalization, conversions and
+  // diffs: loaded by code that keeps or converts results, so a page that
+  // validates and renders downloads only the core.
+  { crate: 'toolresult-agent-wasm', name: 'toolresult_agent_wasm', profile: 'release' },
   // A second -Oz pass takes ~1.8 KB gzip more off the engine (~25 s a pass).
   { crate: 'toolresult-schema-wasm', name: 'toolresult_schema_wasm', profile: 'release', optPasses: 2 },
   // The safety screen and the result document: loaded by code that screens.
@@ -50,7 +54,7 @@ if (!tsOnly) {
     }
   }
   await runAll(bindgen);
-  step('build: wasm-opt (the three modules at once)');
+  step('build: wasm-opt (every module at once)');
   const optimize = [];
   for (const { name, optPasses = 1 } of MODULES) {
     // The two targets differ in their glue only: the package ships one copy of

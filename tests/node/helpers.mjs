@@ -40,6 +40,7 @@ async function load() {
   const pkgDir = path.dirname(require.resolve('toolresult/package.json'));
   const wasmDir = path.join(pkgDir, 'dist/web/wasm/web');
   await web.init(readFileSync(path.join(wasmDir, 'toolresult_wasm_bg.wasm')));
+  await web.loadAgentModule(readFileSync(path.join(wasmDir, 'toolresult_agent_wasm_bg.wasm')));
   await web.loadSchemaEngine(readFileSync(path.join(wasmDir, 'toolresult_schema_wasm_bg.wasm')));
   await web.loadScreen(readFileSync(path.join(wasmDir, 'toolresult_screen_wasm_bg.wasm')));
   // The browser build's subpath files (their `browser` condition), beside web.js.

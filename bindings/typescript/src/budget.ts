@@ -6,7 +6,7 @@
 import { sha256Hex } from './bound.js';
 import { ToolResultError, unwrapOutcome, quoteText } from './errors.js';
 import type { ToolResult } from './generated/types.js';
-import { call } from './runtime.js';
+import { agentModule } from './runtime.js';
 import { toolResultJson } from './wire.js';
 
 /**
@@ -139,7 +139,7 @@ export function boundForModel(result: ToolResult, budget: ContextBudget = {}): M
   const id = result.input?.tool_call_id ?? result.metadata?.execution_id ?? '';
   const run = (chars: number | undefined): CoreBound =>
     unwrapOutcome<CoreBound>(
-      call((w) => w.bound_for_model(json, chars ?? 0, maxBytes ?? 0, keep === 'head', id)),
+      agentModule.call((w) => w.bound_for_model(json, chars ?? 0, maxBytes ?? 0, keep === 'head', id)),
       'invalid_tool_result',
       'invalid ToolResult',
     );

@@ -5,7 +5,7 @@
 // core module (docs/internals/modules.md).
 import { ToolResultError, type Outcome, quoteText } from './errors.js';
 import type { AgentResult, Change, Issue, SourceShape, ToolResult } from './generated/types.js';
-import { call } from './runtime.js';
+import { agentModule } from './runtime.js';
 import { INPUT_LIMITS, toWireText } from './wire.js';
 
 export type NormalizeResult = { ok: true; value: AgentResult; changes: Change[]; source: SourceShape } | { ok: false; issues: Issue[] };
@@ -45,7 +45,7 @@ function normalizeWith(input: unknown, context: MigrationContext | undefined, mo
   const t = text(input);
   if ('issues' in t) return { ok: false, issues: t.issues };
   const ctx = { ...(context ?? {}), now: new Date().toISOString() };
-  const out = JSON.parse(call((w) => w.normalize_agent_result(t.text, contextText(ctx, 'the context'), mode))) as Outcome<{
+  const out = JSON.parse(agentModule.call((w) => w.normalize_agent_result(t.text, contextText(ctx, 'the context'), mode))) as Outcome<{
     value: AgentResult;
     changes: Change[];
     source: SourceShape;
@@ -81,7 +81,7 @@ const badOptions = (issues: Issue[]) => issues.some((i) => i.code === 'unsupport
 function from(kind: string, input: unknown, ctx: CallContext | undefined, variant = ''): ToolResult {
   const t = text(input);
   if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
-  const out = JSON.parse(call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
+  const out = JSON.parse(agentModule.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
   if (!out.ok) {
     const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_input';
     throw new ToolResultError(code, code === 'invalid_options' ? `invalid ${kind} conversion options` : `not a convertible ${kind} result`, out.issues);
@@ -92,7 +92,7 @@ function from(kind: string, input: unknown, ctx: CallContext | undefined, varian
 function to<T>(kind: string, result: ToolResult | string, variant = ''): T {
   const t = text(result);
   if ('issues' in t) throw new ToolResultError('invalid_tool_result', 'the result is not JSON data', t.issues);
-  const out = JSON.parse(call((w) => w.tool_result_to(kind, t.text, variant))) as Outcome<T>;
+  const out = JSON.parse(agentModule.call((w) => w.tool_result_to(kind, t.text, variant))) as Outcome<T>;
   if (!out.ok) {
     const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_tool_result';
     throw new ToolResultError(code, `cannot convert to ${kind}`, out.issues);

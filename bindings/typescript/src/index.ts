@@ -1,5 +1,5 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
-import { core, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm, type Wasm } from './runtime.js';
+import { type AgentWasm, agentModule, core, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm, type Wasm } from './runtime.js';
 
 // The core module is compiled and instantiated on first use, as the other two:
 // a process that loads the package and never calls into wasm compiles none.
@@ -13,10 +13,26 @@ platform.sha256Hex = (input) => {
 };
 // Text truncation measures the text here instead of copying it into wasm.
 platform.utf8Length = (text) => Buffer.byteLength(text, 'utf8');
+// The agent module (store, references, budgets, conversions) likewise.
+agentModule.setLoader(() => require('./wasm/node/toolresult_agent_wasm.js') as AgentWasm);
 // The JSON Schema engine is a module of its own, required on first use only.
 schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as SchemaWasm);
 // So is the screen module (safety screen, result document).
 screenModule.setLoader(() => require('./wasm/node/toolresult_screen_wasm.js') as ScreenWasm);
+
+/**
+ * Loads the agent module (the result store, references, context budgets,
+ * normalization, conversions, diffs) now instead of on first use (browsers
+ * must await it).
+ */
+export function loadAgentModule(): Promise<void> {
+  try {
+    agentModule.bindings();
+    return Promise.resolve();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
 
 /** Loads the screen module now instead of on first use (browsers must await it). */
 export function loadScreen(): Promise<void> {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The wasm modules, by the name of their file (`<name>_bg.wasm`). */
-export type WasmName = 'toolresult_wasm' | 'toolresult_schema_wasm' | 'toolresult_screen_wasm';
+export type WasmName = 'toolresult_wasm' | 'toolresult_agent_wasm' | 'toolresult_schema_wasm' | 'toolresult_screen_wasm';
 
 // This module is bundled into dist/node/bundle.js.
 const dir = path.join(__dirname, '..', 'web', 'wasm', 'web');

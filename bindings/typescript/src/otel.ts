@@ -10,7 +10,7 @@ import './index.js';
 import { statusInfo } from './api.js';
 import { ToolResultError, unwrapOutcome } from './errors.js';
 import type { Eviction, PutReport, StoreEntry, ToolResult } from './generated/types.js';
-import { call } from './runtime.js';
+import { agentModule } from './runtime.js';
 import { toolResultJson } from './wire.js';
 
 // Values of @opentelemetry/api's SpanKind.INTERNAL and SpanStatusCode (stable
@@ -24,7 +24,7 @@ export type OtelAttributes = Record<string, string | number | boolean>;
 
 /** The output's size as the stores count it (compact JSON bytes); checks the result on the way. */
 function outputSize(result: ToolResult): number {
-  const json = call((w) => w.store_entry(toolResultJson(result), '', '-'));
+  const json = agentModule.call((w) => w.store_entry(toolResultJson(result), '', '-'));
   return unwrapOutcome<StoreEntry>(json, 'invalid_tool_result', 'invalid ToolResult').meta.size_bytes;
 }
 

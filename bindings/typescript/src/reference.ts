@@ -2,7 +2,7 @@
 // results, and the get_tool_result tool.
 import { ToolResultError, unwrapOutcome, quoteText, refuseSnakeCaseOptions, refuseUnknownOptions } from './errors.js';
 import type { ToolDefinition, ToolResult, ToolResultReference } from './generated/types.js';
-import { call } from './runtime.js';
+import { agentModule } from './runtime.js';
 import type { ContextBudget } from './budget.js';
 import { DEFAULT_PAGE_BUDGET, pageToolResult, type ToolResultAnswer, type ToolResultRequest } from './paging.js';
 import { screenRecordOf } from './screen.js';
@@ -23,7 +23,7 @@ export function summarize(result: ToolResult | string): string {
   const custom = customSummary(result);
   if (custom !== undefined) return custom;
   const json = toolResultJson(result);
-  return unwrap<string>(call((w) => w.summarize(json)));
+  return unwrap<string>(agentModule.call((w) => w.summarize(json)));
 }
 
 /**
@@ -43,7 +43,7 @@ export function toReference(result: ToolResult, options: { dialogId: string; pre
   // "" lets the wasm side compute the built-in summary from the result it parses anyway.
   const summary = customSummary(result) ?? '';
   const json = toolResultJson(result);
-  return unwrap<ToolResultReference>(call((w) => w.to_reference(json, options.dialogId, summary, chars)));
+  return unwrap<ToolResultReference>(agentModule.call((w) => w.to_reference(json, options.dialogId, summary, chars)));
 }
 
 /**
@@ -59,7 +59,7 @@ export function previewResult(result: ToolResult | string, options: { maxChars?:
   const chars = options.maxChars ?? 500;
   if (!Number.isInteger(chars) || chars < 1) throw new ToolResultError('invalid_options', `maxChars must be a positive integer, got ${quoteText(chars)}`);
   const json = toolResultJson(result);
-  return unwrap<string>(call((w) => w.preview_result(json, chars)));
+  return unwrap<string>(agentModule.call((w) => w.preview_result(json, chars)));
 }
 
 // prepareHistory (references for whole results, and budgets for any framework's

@@ -4,7 +4,7 @@
 // per-tool data (tool_metadata) from what tools actually have.
 import { ToolResultError, type Outcome, quoteText } from './errors.js';
 import type { DiffHunk, TodoItem, ToolMetadata, ToolResult } from './generated/types.js';
-import { call } from './runtime.js';
+import { agentModule, call } from './runtime.js';
 import { toolResultJson } from './wire.js';
 
 /** How `renderText` renders. */
@@ -66,7 +66,7 @@ export function detectLanguage(path: string): string | undefined {
 export function diffHunks(oldText: string, newText: string, options: { context?: number } = {}): DiffHunk[] {
   if (typeof oldText !== 'string' || typeof newText !== 'string') throw new ToolResultError('invalid_input', 'diffHunks takes two strings');
   wholeAtLeast('context', options.context, 0);
-  return JSON.parse(call((w) => w.diff_hunks(oldText, newText, options.context ?? 3))) as DiffHunk[];
+  return JSON.parse(agentModule.call((w) => w.diff_hunks(oldText, newText, options.context ?? 3))) as DiffHunk[];
 }
 
 /** `file_read` metadata from a file's text: its lines from `offset` (default 1), at most `maxLines`, with the language. */

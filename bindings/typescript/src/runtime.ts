@@ -7,6 +7,7 @@ import { ToolResultError } from './errors.js';
 export type Wasm = typeof import('./wasm/node/toolresult_wasm.js');
 export type SchemaWasm = typeof import('./wasm/node/toolresult_schema_wasm.js');
 export type ScreenWasm = typeof import('./wasm/node/toolresult_screen_wasm.js');
+export type AgentWasm = typeof import('./wasm/node/toolresult_agent_wasm.js');
 
 let traps = 0;
 
@@ -100,11 +101,19 @@ export class RebuiltHandle<W, H extends { free(): void }> {
 }
 
 /**
- * The core module: validation, builders, bounding, the result store,
- * references, conversions and renderers (everything but the JSON Schema
- * engine and the screen; docs/internals/modules.md).
+ * The core module: validation, builders, bounding and rendering (what a page
+ * that shows results needs; docs/internals/modules.md).
  */
 export const core = new WasmModule<Wasm>('toolresult is not initialized: await init() from "toolresult/web" first');
+
+/**
+ * The agent module: the result store, references, context budgets,
+ * normalization, conversions and diffs. Loaded on first use (Node, workerd)
+ * or by `loadAgentModule()` (browsers).
+ */
+export const agentModule = new WasmModule<AgentWasm>(
+  'the agent module (result store, references, context budgets, normalization, conversions, diffs) is not loaded: await loadAgentModule() from "toolresult/web" first',
+);
 
 /**
  * The JSON Schema engine module: `compileSchema` and `ToolRegistry`.

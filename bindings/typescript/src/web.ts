@@ -1,14 +1,16 @@
 // Browser entry point (ESM). Call `await init()` once before anything else,
-// `await loadSchemaEngine()` before compiling JSON Schemas and `await
-// loadScreen()` before screening (docs/internals/modules.md).
+// `await loadAgentModule()` before storing, referencing, budgeting or
+// converting results, `await loadSchemaEngine()` before compiling JSON Schemas
+// and `await loadScreen()` before screening (docs/internals/modules.md).
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
 import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
-import { installWasm, schemaEngine, screenModule } from './runtime.js';
+import { agentModule, installWasm, schemaEngine, screenModule } from './runtime.js';
 
 let ready: Promise<void> | undefined;
 let schemaReady: Promise<void> | undefined;
 let screenReady: Promise<void> | undefined;
+let agentReady: Promise<void> | undefined;
 
 /**
  * Loads and instantiates the wasm module. By default it is fetched from next to
@@ -27,11 +29,33 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
 }
 
 /**
+ * Loads the agent module, a separate wasm module (fetched from next to this
+ * file unless given a URL, Response, bytes or module) that holds the result
+ * store (`ResultStore`, the IndexedDB store's index), references and
+ * `get_tool_result` pages, context budgets (`boundForModel`,
+ * `prepareHistory`), `normalizeAgentResult`, the conversions of
+ * `toolresult/convert` and `diffHunks`. Validation, builders, bounding and
+ * rendering work after `init()` alone. Safe to call more than once; a failed
+ * load can be retried.
+ */
+export function loadAgentModule(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
+  agentReady ??= import('./wasm/web/toolresult_agent_wasm.js')
+    .then(async (m) => {
+      await m.default(module_or_path === undefined ? undefined : { module_or_path });
+      agentModule.install(m);
+    })
+    .catch((e: unknown) => {
+      agentReady = undefined;
+      throw e;
+    });
+  return agentReady;
+}
+
+/**
  * Loads the JSON Schema engine, a separate wasm module (fetched from next to
  * this file unless given a URL, Response, bytes or module) that holds
- * `compileSchema` and `ToolRegistry`. Everything else (validation, builders,
- * bounding, the result store, references, conversions, renderers) works after
- * `init()` alone. Safe to call more than once; a failed load can be retried.
+ * `compileSchema` and `ToolRegistry`. Safe to call more than once; a failed
+ * load can be retried.
  */
 export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
   schemaReady ??= import('./wasm/web/toolresult_schema_wasm.js')
@@ -74,10 +98,11 @@ export function schemaEngineLoaded(): boolean {
 /**
  * Opens (creating if needed) the IndexedDB database `name` as a result store
  * and reloads every result in it (see `IndexedDbResultStore`). Awaits
- * `init()` first: the store's index lives in the core module.
+ * `init()` and `loadAgentModule()` first: the store's index lives in the
+ * agent module.
  */
 export async function openIndexedDbStore(name: string, options?: IndexedDbStoreOptions): Promise<IndexedDbResultStore> {
-  await init();
+  await Promise.all([init(), loadAgentModule()]);
   return IndexedDbResultStore.open(name, options);
 }
 

@@ -2,21 +2,23 @@
 // condition (Wrangler sets it; so does any bundler given it). A Worker cannot
 // fetch a `.wasm` file by URL as the browser entry does, nor compile bytes at
 // run time; it imports `.wasm` files as modules, each a compiled
-// `WebAssembly.Module`. So this entry imports the three modules and
+// `WebAssembly.Module`. So this entry imports the four modules and
 // instantiates each synchronously on first use: nothing to `await` first.
-// `init()`, `loadSchemaEngine()` and `loadScreen()` are here for code shared
+// `init()`, `loadAgentModule()`, `loadSchemaEngine()` and `loadScreen()` are here for code shared
 // with the browser entry, and take a `WebAssembly.Module` to use another build.
 import * as bindings from './wasm/web/toolresult_wasm.js';
+import * as agentBindings from './wasm/web/toolresult_agent_wasm.js';
 import * as schemaBindings from './wasm/web/toolresult_schema_wasm.js';
 import * as screenBindings from './wasm/web/toolresult_screen_wasm.js';
 // Namespace imports: the default export of a `.wasm` module is its
 // `WebAssembly.Module` in workerd, but the declarations wasm-bindgen writes
 // beside the files describe the instance's exports instead.
 import * as coreWasm from './wasm/web/toolresult_wasm_bg.wasm';
+import * as agentWasm from './wasm/web/toolresult_agent_wasm_bg.wasm';
 import * as schemaWasm from './wasm/web/toolresult_schema_wasm_bg.wasm';
 import * as screenWasm from './wasm/web/toolresult_screen_wasm_bg.wasm';
 import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
-import { core, schemaEngine, screenModule, type WasmModule } from './runtime.js';
+import { agentModule, core, schemaEngine, screenModule, type WasmModule } from './runtime.js';
 
 type Glue = { initSync(module: { module: WebAssembly.Module }): unknown };
 
@@ -28,6 +30,7 @@ function instantiate<G extends Glue>(glue: G, module: WebAssembly.Module): G {
 }
 
 core.setLoader(() => instantiate(bindings, compiled(coreWasm)));
+agentModule.setLoader(() => instantiate(agentBindings, compiled(agentWasm)));
 schemaEngine.setLoader(() => instantiate(schemaBindings, compiled(schemaWasm)));
 screenModule.setLoader(() => instantiate(screenBindings, compiled(screenWasm)));
 
@@ -49,6 +52,11 @@ function load<W, G extends W & Glue>(target: WasmModule<W>, glue: G, module?: un
  */
 export function init(module?: WebAssembly.Module): Promise<void> {
   return load(core, bindings, module);
+}
+
+/** Instantiates the agent module now (it is otherwise instantiated on first use). */
+export function loadAgentModule(module?: WebAssembly.Module): Promise<void> {
+  return load(agentModule, agentBindings, module);
 }
 
 /** Instantiates the JSON Schema engine module now (otherwise on first use). */

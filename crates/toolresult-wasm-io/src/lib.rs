@@ -5,6 +5,9 @@
 //! back as a number, so the common, valid case builds no string at all.
 
 pub mod reply;
+mod stamp;
+
+pub use stamp::stamp;
 
 use std::cell::RefCell;
 

@@ -1,9 +1,10 @@
 use toolresult::json::{parse_str, ParseLimits};
 use toolresult::limits::{DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH};
-use toolresult::{Issue, IssueCode, Issues, Stamp};
+use toolresult::Issues;
 use wasm_bindgen::prelude::*;
 
 use crate::outcome;
+use toolresult_wasm_io::stamp;
 
 /// Builds a ToolResult from a JSON spec. `failure` picks createFailure.
 /// `now_unix_ms` is the caller's clock; randomness comes from getrandom.
@@ -16,20 +17,4 @@ fn build(failure: bool, spec_json: &str, now_unix_ms: f64) -> Result<serde_json:
     let limits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
     let spec = parse_str(spec_json, limits)?;
     toolresult::build_value(spec, stamp(now_unix_ms)?, failure)
-}
-
-/// The caller's clock and 16 random bytes for an execution id.
-pub(crate) fn stamp(now_unix_ms: f64) -> Result<Stamp, Issues> {
-    let mut random = [0u8; 16];
-    getrandom::fill(&mut random).map_err(|e| {
-        Issues::from(Issue::new(
-            "",
-            IssueCode::InternalError,
-            format!("no random source for the execution id: {e}"),
-        ))
-    })?;
-    Ok(Stamp {
-        now_unix_ms,
-        random,
-    })
 }

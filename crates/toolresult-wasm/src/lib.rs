@@ -1,17 +1,15 @@
-//! The wasm-bindgen layer. Every export takes JSON text (or bytes) and returns
+//! The wasm-bindgen layer of the core module (validation, builders,
+//! bounding, rendering; the rest is in the agent, screen and schema engine
+//! modules: docs/internals/modules.md). Every export takes JSON text (or bytes) and returns
 //! JSON text: the TypeScript wrapper owns the conversion to and from JS values,
 //! so no JS object is built on this side and nothing here can throw.
 
 mod bound;
 mod build;
 mod catalog;
-mod convert;
 mod locate;
-mod metadata;
-mod reference;
 mod render;
 mod status;
-mod store;
 mod trap;
 mod validator;
 

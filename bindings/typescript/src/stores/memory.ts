@@ -5,13 +5,13 @@ import type { Eviction, HistoryQuery, Issue, PutReport, RetentionPolicy, StoreMe
 import { customSummary } from '../summary.js';
 import { ScreenGate, type ScreenEventDetail, type StoreScreenMetrics, type StoreScreenMode } from '../screen.js';
 import type { ScreenOptions } from '../generated/types.js';
-import { core, type Wasm } from '../runtime.js';
+import { agentModule, type AgentWasm } from '../runtime.js';
 import { jsonText } from '../wire.js';
 import { listing, type Listing, type SkippedRecord } from './encryption.js';
 import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditRecord, SyncAuditLog } from '../audit/log.js';
 
-type Handle = InstanceType<Wasm['ResultStore']>;
+type Handle = InstanceType<AgentWasm['ResultStore']>;
 
 /** Results `admit` passed and `put` has not stored yet. */
 const admittedResults = new WeakSet<object>();
@@ -76,18 +76,18 @@ export class ResultStore extends EventTarget {
     this.#audit = auditOption(options.audit, 'ResultStore', true);
     this.#gate = new ScreenGate(options.screen, options.screenOptions);
     const retention = options.retention === undefined ? '' : jsonText(options.retention, 'invalid_options', 'the retention policy');
-    const handle = core.call((w) => new w.ResultStore(retention));
-    const error = core.call(() => handle.error());
+    const handle = agentModule.call((w) => new w.ResultStore(retention));
+    const error = agentModule.call(() => handle.error());
     if (error) {
       handle.free();
       throw new ToolResultError('invalid_options', 'invalid retention policy', JSON.parse(error) as Issue[]);
     }
     this.#handle = handle;
-    this.#generation = core.generation;
+    this.#generation = agentModule.generation;
   }
 
   #h(): Handle {
-    if (this.#generation !== core.generation) {
+    if (this.#generation !== agentModule.generation) {
       throw new ToolResultError('store_lost', 'this in-memory store was lost when the wasm module restarted after a trap; use the file store for durability');
     }
     return this.#handle;
@@ -114,7 +114,7 @@ export class ResultStore extends EventTarget {
     const summary = options.summary ?? customSummary(result) ?? '';
     // Built before storing: ids the log cannot hold refuse the put, rather than leave a result stored without its entry.
     if (this.#audit) this.#checkRecord(result, options.dialogId);
-    const out = JSON.parse(core.call(() => this.#h().put(json, options.dialogId ?? '', summary, this.#now()))) as Outcome<PutReport>;
+    const out = JSON.parse(agentModule.call(() => this.#h().put(json, options.dialogId ?? '', summary, this.#now()))) as Outcome<PutReport>;
     if (!out.ok) {
       const conflict = out.issues.some((i) => i.code === 'store_conflict');
       throw new ToolResultError(conflict ? 'store_conflict' : 'invalid_tool_result', conflict ? 'not stored' : 'invalid ToolResult', out.issues);
@@ -176,37 +176,37 @@ export class ResultStore extends EventTarget {
   }
 
   get(executionId: string): ToolResult | undefined {
-    const json = core.call(() => this.#h().get(String(executionId)));
+    const json = agentModule.call(() => this.#h().get(String(executionId)));
     return json ? (JSON.parse(json) as ToolResult) : undefined;
   }
 
   getByToolCallId(toolCallId: string): ToolResult | undefined {
-    const json = core.call(() => this.#h().get_by_tool_call_id(String(toolCallId)));
+    const json = agentModule.call(() => this.#h().get_by_tool_call_id(String(toolCallId)));
     return json ? (JSON.parse(json) as ToolResult) : undefined;
   }
 
   /** Metadata of a stored result (no output). */
   meta(executionId: string): StoredMeta | undefined {
-    const json = core.call(() => this.#h().meta(String(executionId)));
+    const json = agentModule.call(() => this.#h().meta(String(executionId)));
     return json ? (JSON.parse(json) as StoredMeta) : undefined;
   }
 
   /** A tool's results, newest first (docs/spec.md §11): `limit` (100), `status`, `since`, `until`. */
   history(toolName: string, query: HistoryQuery = {}): ToolResult[] {
     const q = jsonText(query, 'invalid_options', 'the history query');
-    const out = JSON.parse(core.call(() => this.#h().history(String(toolName), q))) as Outcome<ToolResult[]>;
+    const out = JSON.parse(agentModule.call(() => this.#h().history(String(toolName), q))) as Outcome<ToolResult[]>;
     if (!out.ok) throw new ToolResultError('invalid_options', 'invalid history query', out.issues);
     return out.value;
   }
 
   /** Metadata of a dialog's results, in the order they were stored. */
   listDialog(dialogId: string): StoredMeta[] {
-    return JSON.parse(core.call(() => this.#h().list_dialog(String(dialogId)))) as StoredMeta[];
+    return JSON.parse(agentModule.call(() => this.#h().list_dialog(String(dialogId)))) as StoredMeta[];
   }
 
   /** Applies the retention policy now (age limits need a clock); returns and announces the evictions. */
   prune(): Eviction[] {
-    const evicted = JSON.parse(core.call(() => this.#h().prune(this.#now()))) as Eviction[];
+    const evicted = JSON.parse(agentModule.call(() => this.#h().prune(this.#now()))) as Eviction[];
     for (const e of evicted) this.dispatchEvent(new ResultStoreEvent('evicted', e));
     if (this.#audit && evicted.length) this.#append(evicted.map(evictedRecord), 'retention evicted results');
     return evicted;
@@ -217,13 +217,13 @@ export class ResultStore extends EventTarget {
    * `screen` counts screened and rejected results, by category.
    */
   metrics(): ResultStoreMetrics {
-    const m = JSON.parse(core.call(() => this.#h().metrics())) as ResultStoreMetrics;
+    const m = JSON.parse(agentModule.call(() => this.#h().metrics())) as ResultStoreMetrics;
     if (this.#gate.mode !== 'off') m.screen = structuredClone(this.#gate.counts);
     return m;
   }
 
   get size(): number {
-    return core.call(() => this.#h().len());
+    return agentModule.call(() => this.#h().len());
   }
 }
 

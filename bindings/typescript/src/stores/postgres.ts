@@ -26,7 +26,7 @@ import type {
   ToolStatus,
 } from '../generated/types.js';
 import { customSummary } from '../summary.js';
-import { call } from '../runtime.js';
+import { agentModule } from '../runtime.js';
 import type { ResultStoreEventMap } from './memory.js';
 import {
   type EncryptionOptions,
@@ -403,7 +403,7 @@ export class PostgresResultStore extends EventTarget {
       options.retention === undefined
         ? {}
         : unwrapOutcome<RetentionPolicy>(
-            call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
+            agentModule.call((w) => w.retention_policy(jsonText(options.retention, 'invalid_options', 'the retention policy'))),
             'invalid_options',
             'invalid retention policy',
           );
@@ -641,7 +641,7 @@ export class PostgresResultStore extends EventTarget {
     }
     const canonical = canonicalJson(value);
     const entry = unwrapOutcome<StoreEntry>(
-      call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
+      agentModule.call((w) => w.store_entry(canonical, dialogId ?? '', summary ?? customSummary(value) ?? '')),
       'invalid_tool_result',
       'invalid ToolResult',
     );
@@ -1057,7 +1057,7 @@ export class PostgresResultStore extends EventTarget {
    */
   async history(toolName: string, query: HistoryQuery = {}): Promise<Listing<ToolResult>> {
     const b = unwrapOutcome<HistoryBounds>(
-      call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
+      agentModule.call((w) => w.history_bounds(jsonText(query, 'invalid_options', 'the history query'))),
       'invalid_options',
       'invalid history query',
     );
@@ -1196,7 +1196,7 @@ export class PostgresResultStore extends EventTarget {
       ),
       this.#query(`SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM ${this.#q}.toolresult_results`),
     ]);
-    this.#buckets ??= (JSON.parse(call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
+    this.#buckets ??= (JSON.parse(agentModule.call((w) => w.empty_store_metrics())) as StoreMetrics).output_size;
     const m: StoreMetrics = {
       stored: 0,
       by_status: {},

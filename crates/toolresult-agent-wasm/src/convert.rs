@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use toolresult::options_from_json;
 use toolresult_wasm_io::reply::outcome;
 
-use crate::build::stamp;
+use toolresult_wasm_io::stamp;
 
 const LIMITS: ParseLimits = ParseLimits::new(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH);
 
