@@ -32,6 +32,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const shell = [...find(/\.html$/), ...find(/index-.*\.(js|css)$/)];
 const envelope = find(/toolresult_wasm_bg-.*\.wasm$/);
+const agentFiles = find(/toolresult_agent_wasm(_bg)?-.*\.(wasm|js)$/);
 const tools = find(/toolresult_schema_wasm(_bg)?-.*\.(wasm|js)$/).filter((f) => !/worker/.test(f));
 const screenFiles = find(/toolresult_screen_wasm(_bg)?-.*\.(wasm|js)$/);
 const worker = find(/worker-.*\.js$/);
@@ -50,6 +51,11 @@ try {
       const nav = performance.getEntriesByType('navigation')[0];
       const out = { domContentLoaded: nav.domContentLoadedEventEnd, ready: mark('toolresult:ready') };
       const t = globalThis.toolresult;
+      // The agent module, measured before the example's conversions load it.
+      let c0 = performance.now();
+      await t.loadAgentModule();
+      t.toReference(t.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' }), { dialogId: 'bench' });
+      out.agentFirstUse = performance.now() - c0;
       // First validation: the example, through the worker (which loads its own core module).
       const before = Number(document.body.dataset.analyses ?? 0);
       const t0 = performance.now();
@@ -69,7 +75,8 @@ try {
         return performance.now() - c0;
       };
       out.compileCore = await compile(/toolresult_wasm_bg/, wasm);
-      let c0 = performance.now();
+      out.compileAgent = await compile(/toolresult_agent_wasm_bg/, wasm);
+      c0 = performance.now();
       await t.loadSchemaEngine();
       t.compileSchema({ type: 'object', required: ['a'] }).validate({});
       out.toolsFirstUse = performance.now() - c0;
@@ -114,14 +121,16 @@ of what a user sees; add the download time of the sizes below on a real connecti
 | step | files | gzip |
 |---|---|---:|
 | the page (HTML, CSS, JS) | ${shell.length} | ${kb(sum(shell))} |
-| + core module (\`init()\`: validation, builders, bounding, locate, store, references, conversions, renderers) | ${envelope.length} | ${kb(sum(envelope))} |
+| + core module (\`init()\`: validation, builders, bounding, locate, renderers) | ${envelope.length} | ${kb(sum(envelope))} |
 | + validation worker (its JS; it reuses the core module's URL) | ${worker.length} | ${kb(sum(worker))} |
+| + agent module (\`loadAgentModule()\`: store, references, context budgets, normalization, conversions, diffs) | ${agentFiles.length} | ${kb(sum(agentFiles))} |
 | + JSON Schema engine module (\`loadSchemaEngine()\`: \`compileSchema\`, \`ToolRegistry\`) | ${tools.length} | ${kb(sum(tools))} |
 | + screen module (\`loadScreen()\`) | ${screenFiles.length} | ${kb(sum(screenFiles))} |
 
-A page that validates, renders, converts and stores results needs the first three rows:
-**${kb(sum(shell) + sum(envelope) + sum(worker))}** (docs/internals/modules.md). Checking JSON Schemas adds the
-engine: **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(tools))}**.
+A page that validates and renders results needs the first three rows:
+**${kb(sum(shell) + sum(envelope) + sum(worker))}** (docs/internals/modules.md). Storing, referencing or converting
+them adds the agent module: **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(agentFiles))}**; checking JSON Schemas
+adds the engine to that: **${kb(sum(shell) + sum(envelope) + sum(worker) + sum(agentFiles) + sum(tools))}**.
 
 | file | raw | gzip |
 |---|---:|---:|
@@ -135,6 +144,8 @@ ${files.map((f) => `| \`${f.replace(/-[A-Za-z0-9_-]{8}\./, '-[hash].')}\` | ${kb
 | page ready (core module instantiated, \`init()\` resolved) | ${ms(m('ready'))} |
 | first validation (click → issues shown; the worker starts and loads its module) | ${ms(m('firstValidation'))} |
 | core module: \`WebAssembly.compileStreaming\` | ${ms(m('compileCore'))} |
+| agent module: \`WebAssembly.compileStreaming\` | ${ms(m('compileAgent'))} |
+| agent module: \`loadAgentModule()\` + first \`toReference()\` | ${ms(m('agentFirstUse'))} |
 | JSON Schema engine module: \`WebAssembly.compileStreaming\` | ${ms(m('compileTools'))} |
 | JSON Schema engine module: \`loadSchemaEngine()\` + first schema validation | ${ms(m('toolsFirstUse'))} |
 | screen module: \`WebAssembly.compileStreaming\` | ${ms(m('compileScreen'))} |

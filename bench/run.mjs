@@ -201,6 +201,9 @@ function bundleSize(name, entry) {
 const wasmGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_wasm_bg.wasm')), {
   level: 9,
 }).length;
+const agentGz = gzipSync(readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_agent_wasm_bg.wasm')), {
+  level: 9,
+}).length;
 const engineGz = gzipSync(
   readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_schema_wasm_bg.wasm')),
   { level: 9 },
@@ -309,6 +312,7 @@ lines.push('', '## Bundle size (esbuild --minify, gzip -9; toolresult includes i
 lines.push('| library | gzip |', '|---|---:|');
 for (const [name, bytes] of Object.entries(sizes)) lines.push(`| ${name} | ${(bytes / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult wasm module alone) | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| (toolresult agent module, loaded for the store, references and conversions) | ${(agentGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| (toolresult JSON Schema engine module, loaded on first schema use) | ${(engineGz / 1024).toFixed(1)} KiB |`);
 const screenGz = gzipSync(
   readFileSync(path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist/web/wasm/web/toolresult_screen_wasm_bg.wasm')),
@@ -318,9 +322,8 @@ const screenGz = gzipSync(
 lines.push('', ...budgetSection({ smoke }));
 lines.push('', '## wasm modules (gzip -9) and their first use in a browser', '');
 lines.push('| module | what it holds | gzip |', '|---|---|---:|');
-lines.push(
-  `| core (\`init()\`) | validation, builders, bounding, sha256, locate, store, references, conversions, renderers | ${(wasmGz / 1024).toFixed(1)} KiB |`,
-);
+lines.push(`| core (\`init()\`) | validation, builders, bounding, sha256, locate, renderers | ${(wasmGz / 1024).toFixed(1)} KiB |`);
+lines.push(`| agent (\`loadAgentModule()\`) | store, references, context budgets, normalization, conversions, diffs | ${(agentGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| schema engine (\`loadSchemaEngine()\`) | JSON Schema engine, tool registry | ${(engineGz / 1024).toFixed(1)} KiB |`);
 lines.push(`| screen (\`loadScreen()\`) | safety screen, result document | ${(screenGz / 1024).toFixed(1)} KiB |`);
 // bench/browser.mjs (run before this script by `npm run bench`) measures the

@@ -12,9 +12,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The three modules: the shipped file, and the cargo output it was built from. */
+/** The modules: the shipped file, and the cargo output it was built from. */
 export const MODULES = [
-  { name: 'core', file: 'toolresult_wasm', profile: 'release', holds: 'validation, builders, bounding, locate, store, references, conversions, renderers' },
+  { name: 'core', file: 'toolresult_wasm', profile: 'release', holds: 'validation, builders, bounding, locate, renderers' },
+  { name: 'agent', file: 'toolresult_agent_wasm', profile: 'release', holds: 'store, references, context budgets, normalization, conversions, `diffHunks`' },
   { name: 'schema engine', file: 'toolresult_schema_wasm', profile: 'release', holds: '`compileSchema`, `ToolRegistry`' },
   { name: 'screen', file: 'toolresult_screen_wasm', profile: 'screen', holds: 'the safety screen, the result document' },
 ];

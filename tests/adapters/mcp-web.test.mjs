@@ -34,7 +34,8 @@ test('browser build: McpSchemaValidator throws not_initialized naming loadSchema
   assert.deepEqual(check({ n: 1 }), { valid: true, data: { n: 1 }, errorMessage: undefined });
   assert.equal(check({ n: 'x' }).errorMessage, '/n: "x" is not of type "number"');
   assert.deepEqual(validator.stats(), { compiles: 1, cacheHits: 0, cached: 1 });
-  // The wrapper, too, works from the browser build (no store, no screen: the core module alone).
+  // The wrapper, too, works from the browser build (no store, no screen): its budget needs the agent module.
+  await web.loadAgentModule(wasm('toolresult_agent_wasm'));
   const wrapped = mcp.wrapMcpToolHandler(async () => ({ content: [{ type: 'text', text: 'x'.repeat(5000) }] }), { toolName: 'w', budget: { maxBytes: 1000 } });
   const out = await wrapped({});
   assert.ok(new TextEncoder().encode(out.content[0].text).length <= 1000);

@@ -97,6 +97,36 @@ test('a trap of the schema engine restarts it; compiled schemas and registries k
   assertAlive();
 });
 
+// The agent module has no trap export: a RuntimeError thrown inside its `call`
+// takes the same path as a trap (reset the instance, throw internal_trap).
+test('a trap of the agent module restarts it; a store made before is lost, new ones work, the core is unaffected', async () => {
+  const require = createRequire(import.meta.url);
+  const dist = path.join(path.dirname(require.resolve('toolresult/package.json')), 'dist', build);
+  const runtime = build === 'web' ? await import(path.join(dist, 'runtime.js')) : require(path.join(dist, 'runtime.js'));
+  const { ResultStore, toReference } = toolresult;
+  const r = createSuccess({ input: { tool_name: 't' }, output: 'x' });
+  const store = new ResultStore();
+  store.put(r, { dialogId: 'd' });
+  const before = runtime.trapCount();
+  assert.throws(
+    () =>
+      runtime.agentModule.call(() => {
+        throw new WebAssembly.RuntimeError('unreachable');
+      }),
+    (e) => e instanceof ToolResultError && e.code === 'internal_trap' && /restarted/.test(e.message),
+  );
+  assert.equal(runtime.trapCount(), before + 1);
+  assert.throws(
+    () => store.get(r.metadata.execution_id),
+    (e) => e instanceof ToolResultError && e.code === 'store_lost',
+  );
+  const fresh = new ResultStore();
+  assert.equal(fresh.put(r, { dialogId: 'd' }).stored, true);
+  assert.equal(fresh.get(r.metadata.execution_id).output, 'x');
+  assert.equal(toReference(r, { dialogId: 'd' }).tool_call_id, r.metadata.execution_id);
+  assertAlive();
+});
+
 // Found by the `builders` fuzz target (issue #40's depth run): a duration
 // longer than the calendar reaches trapped the core module.
 test('a duration_ms beyond the calendar is a typed error, not a trap', () => {

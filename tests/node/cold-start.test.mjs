@@ -18,7 +18,7 @@ const fixture = fileURLToPath(new URL('../fixtures/agent/valid-success.json', im
 
 // Each step runs in the same new process; after each, the package files it has
 // required and the .wasm files it has read, relative to the package.
-const script = `
+const prelude = `
 const fs = require('node:fs');
 const path = require('node:path');
 const pkg = ${JSON.stringify(pkgDir)};
@@ -34,6 +34,12 @@ const seen = () => ({
 });
 const text = readFileSync(${JSON.stringify(fixture)}, 'utf8');
 const steps = {};
+`;
+const run = (body) => JSON.parse(execFileSync(process.execPath, ['-e', `${prelude + body}console.log(JSON.stringify(steps));`], { encoding: 'utf8' }));
+const node = (f) => path.join('dist', 'node', f);
+const wasmFile = (name) => path.join('dist', 'web', 'wasm', 'web', `${name}_bg.wasm`);
+
+const script = `
 const t = require('toolresult');
 steps.required = seen();
 if (!t.validateAgentResult(text).ok) throw new Error('the fixture is valid');
@@ -43,13 +49,11 @@ if (!require('toolresult/render').renderText(result).includes('hi')) throw new E
 steps.rendered = seen();
 if (!t.spotlight('hi').text.includes('hi')) throw new Error('spotlight');
 steps.spotlit = seen();
-console.log(JSON.stringify(steps));
 `;
 
 test('require loads the core bundle only; the first validation compiles the core module; the rest loads on first use', () => {
-  const steps = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
-  const node = (f) => path.join('dist', 'node', f);
-  const coreWasm = path.join('dist', 'web', 'wasm', 'web', 'toolresult_wasm_bg.wasm');
+  const steps = run(script);
+  const coreWasm = wasmFile('toolresult_wasm');
   assert.deepEqual(steps.required, { loaded: [node('bundle.js'), node('index.js')], wasm: [] }, 'no wasm and no other bundle at require');
   assert.deepEqual(steps.validated, { loaded: [node('bundle.js'), node('index.js'), node('wasm/node/toolresult_wasm.js')], wasm: [coreWasm] });
   assert.ok(steps.rendered.loaded.includes(node('bundle-render.js')), 'toolresult/render loads its own bundle');
@@ -61,5 +65,37 @@ test('the Node build holds no .wasm file: its glue reads the copy beside the bro
   const nodeWasm = readdirSync(path.join(pkgDir, 'dist', 'node'), { recursive: true }).filter((f) => String(f).endsWith('.wasm'));
   assert.deepEqual(nodeWasm, []);
   const webWasm = readdirSync(path.join(pkgDir, 'dist', 'web', 'wasm', 'web')).filter((f) => f.endsWith('.wasm'));
-  assert.deepEqual(webWasm.sort(), ['toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm']);
+  assert.deepEqual(webWasm.sort(), [
+    'toolresult_agent_wasm_bg.wasm',
+    'toolresult_schema_wasm_bg.wasm',
+    'toolresult_screen_wasm_bg.wasm',
+    'toolresult_wasm_bg.wasm',
+  ]);
+});
+
+const agentScript = `
+const t = require('toolresult');
+if (!t.validateAgentResult(text).ok) throw new Error('the fixture is valid');
+const result = t.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
+if (!require('toolresult/render').renderText(result).includes('hi')) throw new Error('renderText');
+if (!t.truncateOutput('z'.repeat(100), { maxBytes: 10 }).output_truncated) throw new Error('truncateOutput');
+steps.core = seen();
+const store = new t.ResultStore();
+if (!store.put(result, { dialogId: 'd1' }).stored) throw new Error('put');
+steps.stored = seen();
+if (t.toReference(result, { dialogId: 'd1' }).tool_call_id !== result.metadata.execution_id) throw new Error('toReference');
+if (require('toolresult/convert').toMcpCallToolResult(result).content[0].text !== 'hi') throw new Error('toMcpCallToolResult');
+steps.converted = seen();
+`;
+
+test('validation, builders, rendering and bounding compile the core module only; the first store use compiles the agent module, once', () => {
+  const steps = run(agentScript);
+  const agentGlue = node('wasm/node/toolresult_agent_wasm.js');
+  const core = wasmFile('toolresult_wasm');
+  const agent = wasmFile('toolresult_agent_wasm');
+  assert.deepEqual(steps.core.wasm, [core], 'only the core module');
+  assert.ok(!steps.core.loaded.includes(agentGlue), 'the agent glue is not required');
+  assert.deepEqual(steps.stored.wasm, [core, agent], 'new ResultStore compiles the agent module');
+  assert.ok(steps.stored.loaded.includes(agentGlue));
+  assert.deepEqual(steps.converted.wasm, [core, agent], 'references and conversions reuse it');
 });

@@ -40,9 +40,9 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The page every bundler builds: validate, load the schema engine, render, convert, screen, audit; optionally a worker. */
+/** The page every bundler builds: validate, render, load the schema engine, convert (the agent module), screen, audit; optionally a worker. */
 function mainSource({ worker }) {
-  return `import { init, loadSchemaEngine, loadScreen, validateToolResult, compileSchema } from 'toolresult';
+  return `import { init, loadAgentModule, loadSchemaEngine, loadScreen, validateToolResult, compileSchema } from 'toolresult';
 import { MemoryAuditLog } from 'toolresult/audit';
 import { toMcpCallToolResult } from 'toolresult/convert';
 import { renderDomChecked } from 'toolresult/render';
@@ -57,6 +57,8 @@ const rendered = document.querySelector('.tool-result-view') !== null;
 await loadSchemaEngine();
 const out = { ok: r.ok, tool: r.ok ? r.value.input.tool_name : null, schema: compileSchema({ type: 'object', required: ['a'] }).validate({}).map((i) => i.code) };
 out.rendered = rendered;
+// Conversions are the agent module's.
+await loadAgentModule();
 out.mcp = r.ok && Array.isArray(toMcpCallToolResult(r.value).content);
 await loadScreen();
 out.screen = screen(text).verdict;
@@ -131,7 +133,7 @@ test('webpack 5: asset modules pick up the .wasm files; under Trusted Types, out
     path.join(dir, 'webpack.config.js'),
     `import path from 'node:path';
 export default { mode: 'production', target: 'web', entry: './src/main.js', performance: { hints: false },
-  // Lazy chunks (the engine's and the screen's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
+  // Lazy chunks (the agent module's, the engine's and the screen's glue) are loaded by <script src>: Trusted Types pages need webpack's policy.
   output: { path: path.resolve('dist'), filename: 'main.js', clean: true, trustedTypes: true } };
 `,
   );

@@ -117,7 +117,9 @@ test('the tarball holds the builds, schemas and CLI, and no sources', () => {
   // (docs/internals/modules.md §2; every entry loading it: the tests below and tests/runtimes/).
   assert.deepEqual(
     files.filter((f) => f.endsWith('.wasm')).sort(),
-    ['toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm'].map((f) => `dist/web/wasm/web/${f}`),
+    ['toolresult_agent_wasm_bg.wasm', 'toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm'].map(
+      (f) => `dist/web/wasm/web/${f}`,
+    ),
   );
   const pkg = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
   // TypeScript takes the first matching condition: `types` must come first in each.

@@ -90,7 +90,7 @@ test(`Deno (${RUNTIMES.deno.version})`, () => {
   assertReport(report, SMOKE + HTTP);
 });
 
-test("the browser entry's init(), loadSchemaEngine() and loadScreen() take a WebAssembly.Module", async () => {
+test("the browser entry's init(), loadAgentModule(), loadSchemaEngine() and loadScreen() take a WebAssembly.Module", async () => {
   const dist = path.join(project, 'node_modules', 'toolresult', 'dist', 'web');
   const web = await import(pathToFileURL(path.join(dist, 'web.js')).href);
   const compiled = (name) => new WebAssembly.Module(readFileSync(path.join(dist, 'wasm', 'web', `${name}_bg.wasm`)));
@@ -100,6 +100,14 @@ test("the browser entry's init(), loadSchemaEngine() and loadScreen() take a Web
     'nothing works before init',
   );
   await web.init(compiled('toolresult_wasm'));
+  const r = web.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' });
+  assert.throws(
+    () => new web.ResultStore(),
+    (e) => e.code === 'not_initialized' && /loadAgentModule/.test(e.message),
+    'the store needs the agent module',
+  );
+  await web.loadAgentModule(compiled('toolresult_agent_wasm'));
+  assert.equal(new web.ResultStore().put(r, { dialogId: 'd' }).stored, true);
   await web.loadSchemaEngine(compiled('toolresult_schema_wasm'));
   await web.loadScreen(compiled('toolresult_screen_wasm'));
   assert.equal(web.validateAgentResult('{}').ok, false);
@@ -107,7 +115,8 @@ test("the browser entry's init(), loadSchemaEngine() and loadScreen() take a Web
   // The subpaths' browser files use the instances the main entry loaded.
   const entry = (name) => import(pathToFileURL(path.join(dist, 'entries', `${name}.js`)).href);
   assert.equal((await entry('screen')).screen('fine').verdict, 'accept');
-  assert.match((await entry('render')).renderText(web.createSuccess({ input: { tool_name: 'echo' }, output: 'hi' })), /hi/);
+  assert.match((await entry('render')).renderText(r), /hi/);
+  assert.equal((await entry('convert')).toMcpCallToolResult(r).content[0].text, 'hi');
 });
 
 /** A free loopback port (closed again before workerd binds it). */
@@ -153,8 +162,8 @@ test(`workerd (${RUNTIMES.workerd.version}): a Worker bundled from the packed pa
   });
   assert.deepEqual(
     [...wasm.keys()].sort(),
-    ['toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm'],
-    'the three modules are imported',
+    ['toolresult_agent_wasm_bg.wasm', 'toolresult_schema_wasm_bg.wasm', 'toolresult_screen_wasm_bg.wasm', 'toolresult_wasm_bg.wasm'],
+    'the four modules are imported',
   );
   for (const [name, file] of wasm) copyFileSync(file, path.join(out, name));
   const port = await freePort();

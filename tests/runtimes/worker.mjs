@@ -11,16 +11,22 @@ import * as screen from 'toolresult/screen';
 import { equal, httpSeed, ok, runChecks, smokeChecks } from './smoke.mjs';
 // A Worker's own import of a module, as a user would give one to init().
 import coreModule from './node_modules/toolresult/dist/web/wasm/web/toolresult_wasm_bg.wasm';
+import agentModule from './node_modules/toolresult/dist/web/wasm/web/toolresult_agent_wasm_bg.wasm';
 import screenModule from './node_modules/toolresult/dist/web/wasm/web/toolresult_screen_wasm_bg.wasm';
 
 const moduleChecks = [
   [
-    'init() and loadScreen() take a WebAssembly.Module',
+    'init(), loadAgentModule() and loadScreen() take a WebAssembly.Module',
     async () => {
-      ok(coreModule instanceof WebAssembly.Module && screenModule instanceof WebAssembly.Module, 'workerd imports .wasm as modules');
+      ok(
+        coreModule instanceof WebAssembly.Module && agentModule instanceof WebAssembly.Module && screenModule instanceof WebAssembly.Module,
+        'workerd imports .wasm as modules',
+      );
       await toolresult.init(coreModule);
+      await toolresult.loadAgentModule(agentModule);
       await toolresult.loadScreen(screenModule);
       ok(toolresult.validateAgentResult('{}').ok === false, 'validation works on the new instance');
+      ok(new toolresult.ResultStore().size === 0, 'the store works on the new instance');
       equal(screen.screen('ok').verdict, 'accept', 'the screen works on the new instance');
     },
   ],

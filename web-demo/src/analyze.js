@@ -3,7 +3,9 @@
 // shape, turn it into a ToolResult or AgentResult with the package's own
 // validation, normalization and conversions, and locate every issue in the
 // source text. Takes the package (the main entry and toolresult/convert, as
-// one object) as an argument so both threads share it.
+// one object) as an argument so both threads share it. Legacy and foreign
+// shapes need the agent module: until it is loaded, their analysis throws
+// not_initialized, for the caller to `await loadAgentModule()` and retry.
 
 /** Inputs larger than this are analysed without sending the value back to the page. */
 export const LARGE_INPUT = 2 * 1024 * 1024;

@@ -33,8 +33,9 @@ function pre(text, className) {
 const json = (v) => JSON.stringify(v, null, 2);
 const kb = (n) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
-// ---- modules: the core module now (validation, store, conversions,
-// rendering), the JSON Schema engine on first schema check (docs/internals/modules.md)
+// ---- modules: the core module now (validation, rendering), the agent module
+// on first conversion or history use (store, references, conversions), the
+// JSON Schema engine on first schema check (docs/internals/modules.md)
 
 const ready = t.init();
 let engineModule;
@@ -42,9 +43,17 @@ function engine() {
   engineModule ??= t.loadSchemaEngine().then(showModules);
   return engineModule;
 }
+let agentLoaded = false;
+async function agent() {
+  await t.loadAgentModule();
+  if (!agentLoaded) {
+    agentLoaded = true;
+    showModules();
+  }
+}
 function showModules() {
   $('modules').textContent =
-    `wasm modules loaded: core (validation, store, conversions, rendering)${t.schemaEngineLoaded() ? ', JSON Schema engine' : '; the JSON Schema engine loads on first schema check'}`;
+    `wasm modules loaded: core (validation, rendering)${agentLoaded ? ', agent (store, references, conversions)' : ''}${t.schemaEngineLoaded() ? ', JSON Schema engine' : '; the JSON Schema engine loads on first schema check'}`;
 }
 
 // ---- views
@@ -354,6 +363,13 @@ async function showConversions(d) {
     box.replaceChildren(el('p', 'muted', 'A valid ToolResult is shown here as MCP, Anthropic, OpenAI and Vercel AI SDK shapes.'));
     return;
   }
+  try {
+    await agent();
+  } catch (e) {
+    box.replaceChildren(el('p', 'tr-error', `The agent module did not load: ${e.message}`));
+    return;
+  }
+  if (current.analysis?.docs[current.doc] !== d) return; // another document is shown now
   const shapes = [
     ['MCP CallToolResult (2025-11-25)', () => convert.toMcpCallToolResult(d.value, { revision: '2025-11-25' })],
     ['MCP CallToolResult (2026-07-28)', () => convert.toMcpCallToolResult(d.value, { revision: '2026-07-28' })],
@@ -406,14 +422,14 @@ function table(rows) {
 let storePromise;
 const events = [];
 function store() {
-  storePromise ??= t.openIndexedDbStore('toolresult-demo', { retention: { maxCount: 500 } }).then((s) => {
+  // openIndexedDbStore loads the agent module (the store's index) itself; agent() updates the module line.
+  storePromise ??= Promise.all([t.openIndexedDbStore('toolresult-demo', { retention: { maxCount: 500 } }), agent()]).then(([s]) => {
     for (const type of ['stored', 'validation_failed', 'truncated', 'evicted']) {
       s.on(type, (e) => {
         events.unshift(`${type}: ${e.detail.tool_name ?? ''} ${e.detail.execution_id}${e.detail.reason ? ` (${e.detail.reason})` : ''}`);
         events.length = Math.min(events.length, 50);
       });
     }
-    showModules();
     return s;
   });
   return storePromise;
@@ -681,7 +697,8 @@ async function showCatalog() {
 
 $('run-catalog').addEventListener('click', async () => {
   const cases = await showCatalog();
-  await engine();
+  // The catalog normalizes and converts legacy and foreign shapes.
+  await Promise.all([engine(), agent()]);
   const summary = $('catalog-summary');
   let agree = 0;
   let ran = 0;

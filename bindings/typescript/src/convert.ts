@@ -81,7 +81,9 @@ const badOptions = (issues: Issue[]) => issues.some((i) => i.code === 'unsupport
 function from(kind: string, input: unknown, ctx: CallContext | undefined, variant = ''): ToolResult {
   const t = text(input);
   if ('issues' in t) throw new ToolResultError('invalid_input', `the ${kind} input is not JSON data`, t.issues);
-  const out = JSON.parse(agentModule.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now()))) as Outcome<ToolResult>;
+  const out = JSON.parse(
+    agentModule.call((w) => w.tool_result_from(kind, t.text, contextText(ctx, 'the context'), variant, Date.now())),
+  ) as Outcome<ToolResult>;
   if (!out.ok) {
     const code = badOptions(out.issues) ? 'invalid_options' : 'invalid_input';
     throw new ToolResultError(code, code === 'invalid_options' ? `invalid ${kind} conversion options` : `not a convertible ${kind} result`, out.issues);
