@@ -1,4 +1,4 @@
-// Held-out quality of the safety screen (issue #37): leave-one-group-out over
+// Held-out quality of the safety screen (docs/guide/safety.md): leave-one-group-out over
 // the `group` field of the development corpus in ../shared/safety-dev (read at
 // run time, never copied into the project; skipped when absent), through the
 // built package, as the hidden split will measure it.
@@ -19,7 +19,7 @@
 // are not independent within a group: read them as a lower bound on the
 // uncertainty).
 //
-// The learned tier (issue #49): "model, dev" is the committed model through
+// The learned tier: "model, dev" is the committed model through
 // the package; "model, held out" is each item scored by a model trained
 // without its group (scripts/screen-model/train.py writes those scores to
 // target/screen-model/logo.json; when that file is missing or was made for
@@ -186,7 +186,7 @@ const interval = ([lo, hi]) => `${(lo * 100).toFixed(1)}–${(hi * 100).toFixed(
 const table = [];
 const modelTable = [];
 const misses = [];
-// Targets of the learned tier (issue #49), on rules OR model held out.
+// Targets of the learned tier, on rules OR model held out.
 const OR_TARGETS = { 'template injections': 0.95, paraphrase: 0.8, 'bare imperatives': 0.6 };
 const NO_MODEL = '—';
 for (const [name, pick, target] of SLICES) {

@@ -1,5 +1,5 @@
 // Only the tool-output rows of bench/run.mjs (same rounds, same medians), for
-// quick A/B runs of the engine (#38): `node bench/tool-output-ratios.mjs`.
+// quick A/B runs of the engine: `node bench/tool-output-ratios.mjs`.
 import { Bench } from 'tinybench';
 import { outputs, outputTextValidators, outputValidators } from './tool-output.mjs';
 

@@ -127,7 +127,7 @@ test('a trap of the agent module restarts it; a store made before is lost, new o
   assertAlive();
 });
 
-// Found by the `builders` fuzz target (issue #40's depth run): a duration
+// Found by the `builders` fuzz target (its depth run): a duration
 // longer than the calendar reaches trapped the core module.
 test('a duration_ms beyond the calendar is a typed error, not a trap', () => {
   for (const duration_ms of [8.88e23, Number.MAX_VALUE, 1e300]) {

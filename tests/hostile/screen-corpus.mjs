@@ -111,7 +111,7 @@ export const documentCases = [
   { name: 'only a BOM', input: () => '\uFEFF', expect: (r) => r.issues.some((i) => i.code === 'front_matter_missing') },
 ];
 
-// Redaction on inputs that once trapped the screen module (issue #40: a span
+// Redaction on inputs that once trapped the screen module (a span
 // ending inside a U+FFFD that invalid UTF-8 became). Each input is a fuzz
 // seed too (fuzz/seeds/screen/); every one must redact, not trap.
 const seed = (name) => readFileSync(new URL(`../../fuzz/seeds/screen/${name}`, import.meta.url));

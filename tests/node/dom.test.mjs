@@ -154,7 +154,7 @@ test('renderDomChecked and <tool-result-view>: invalid results show their issues
   assert.equal(out.errors.length, 1);
 });
 
-// Every state of a tool call (issue #34): the AI SDK UI tool parts that
+// Every state of a tool call: the AI SDK UI tool parts that
 // toolresult/ai's toUIToolPart makes of every valid fixture, in each state
 // the result can be written in, render inert with that state; a ToolResult
 // shows the state toUIToolPart gives it by default.

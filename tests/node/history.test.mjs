@@ -1,4 +1,4 @@
-// prepareHistory for the messages people actually have (#32): toolresult's
+// prepareHistory for the messages people actually have: toolresult's
 // own, AI SDK ModelMessage[], LangChain messages (@langchain/core's own
 // instances, stored and serialized forms, and plain objects), OpenAI
 // Responses input items, OpenAI Chat messages

@@ -251,7 +251,7 @@ test('ResultStore screen modes: reject refuses unsafe results; require refuses u
   assert.equal(new t.ResultStore().metrics().screen, undefined);
 });
 
-test('screen: saying where a resource is, is not an order to fetch it (issue #44)', () => {
+test('screen: saying where a resource is, is not an order to fetch it', () => {
   // The `everything` reference MCP server's get-resource-reference result, and its variants.
   for (const text of [
     'You can access this resource using the URI: test://static/resource/1',

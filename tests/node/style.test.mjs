@@ -1,4 +1,4 @@
-// The default look (issue #34): every colour, font and spacing of the rules
+// The default look: every colour, font and spacing of the rules
 // is a --tr-* custom property, the light and dark themes define the same
 // tokens, and the page and element variants share their rules. (How it looks
 // and its contrast: tests/browser/tool-result-view.test.mjs.)

@@ -1,4 +1,4 @@
-// Benign tool outputs in the shapes real tools print them (issue #44): the
+// Benign tool outputs in the shapes real tools print them: the
 // MCP reference servers, GitHub MCP, Playwright MCP, package managers, git,
 // CLI help and README text that mention URIs, paths and commands. Each item
 // names where its shape comes from; names, paths, hashes and URLs are made up
@@ -30,7 +30,7 @@ const playwright = 'microsoft/playwright-mcp';
 export const REAL_OUTPUTS = [
   // The `everything` reference server.
   {
-    source: `${everything}: get-resource-reference, text blocks (the sentence of issue #44)`,
+    source: `${everything}: get-resource-reference, text blocks (the sentence a reference server returned)`,
     text: 'Returning resource reference for Resource 1:\nYou can access this resource using the URI: test://static/resource/1',
   },
   {

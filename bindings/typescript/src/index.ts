@@ -1,7 +1,7 @@
 // Node entry point (CommonJS; dist/node/index.mjs re-exports it for `import`).
 import { type AgentWasm, agentModule, core, platform, schemaEngine, screenModule, type SchemaWasm, type ScreenWasm, type Wasm } from './runtime.js';
 
-// The core module is compiled and instantiated on first use, as the other two:
+// The core module is compiled and instantiated on first use, as the others:
 // a process that loads the package and never calls into wasm compiles none.
 core.setLoader(() => require('./wasm/node/toolresult_wasm.js') as Wasm);
 // Strings are hashed as UTF-8 with lone surrogates as U+FFFD, as in wasm.
@@ -20,28 +20,29 @@ schemaEngine.setLoader(() => require('./wasm/node/toolresult_schema_wasm.js') as
 // So is the screen module (safety screen, result document).
 screenModule.setLoader(() => require('./wasm/node/toolresult_screen_wasm.js') as ScreenWasm);
 
-/**
- * Loads the agent module (the result store, references, context budgets,
- * normalization, conversions, diffs) now instead of on first use (browsers
- * must await it).
- */
-export function loadAgentModule(): Promise<void> {
+// The loaders resolve once the module is instantiated (Node does it
+// synchronously; they exist so code shared with browsers can await them).
+function loadNow(module: { bindings(): unknown }): Promise<void> {
   try {
-    agentModule.bindings();
+    module.bindings();
     return Promise.resolve();
   } catch (e) {
     return Promise.reject(e);
   }
 }
 
+/**
+ * Loads the agent module (the result store, references, context budgets,
+ * normalization, conversions, diffs) now instead of on first use (browsers
+ * must await it).
+ */
+export function loadAgentModule(): Promise<void> {
+  return loadNow(agentModule);
+}
+
 /** Loads the screen module now instead of on first use (browsers must await it). */
 export function loadScreen(): Promise<void> {
-  try {
-    screenModule.bindings();
-    return Promise.resolve();
-  } catch (e) {
-    return Promise.reject(e);
-  }
+  return loadNow(screenModule);
 }
 
 /**
@@ -49,12 +50,7 @@ export function loadScreen(): Promise<void> {
  * instead of on first use (Node loads it by itself; browsers must await it).
  */
 export function loadSchemaEngine(): Promise<void> {
-  try {
-    schemaEngine.bindings();
-    return Promise.resolve();
-  } catch (e) {
-    return Promise.reject(e);
-  }
+  return loadNow(schemaEngine);
 }
 
 /** Whether the JSON Schema engine module has been loaded (diagnostics). */

@@ -456,7 +456,7 @@ fn saying_where_something_is_is_not_an_order() {
     assert!(missed.is_empty(), "not rejected: {missed:#?}");
 }
 
-// Found with the real-output corpus of issue #44 (tests/screen/real-outputs.mjs):
+// Found with the real-output corpus (tests/screen/real-outputs.mjs):
 // an HTTP method in capitals before the URL it was sent to is a log line.
 #[test]
 fn a_request_line_is_not_an_order() {
