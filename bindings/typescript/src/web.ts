@@ -5,12 +5,37 @@
 import initWasm, * as bindings from './wasm/web/toolresult_wasm.js';
 import type { InitInput } from './wasm/web/toolresult_wasm.js';
 import { IndexedDbResultStore, type IndexedDbStoreOptions } from './stores/indexeddb.js';
-import { agentModule, installWasm, schemaEngine, screenModule } from './runtime.js';
+import { agentModule, installWasm, schemaEngine, screenModule, type WasmModule } from './runtime.js';
 
 let ready: Promise<void> | undefined;
-let schemaReady: Promise<void> | undefined;
-let screenReady: Promise<void> | undefined;
-let agentReady: Promise<void> | undefined;
+
+type Source = InitInput | Promise<InitInput>;
+type Glue = { default(options?: { module_or_path: Source }): Promise<unknown> };
+
+/**
+ * A loader of a module that is fetched on demand: its glue is a dynamic
+ * import (bundlers split it off), instantiated once; a failed load can be
+ * retried.
+ */
+function onDemand<W>(target: WasmModule<W>, glue: () => Promise<W & Glue>): (module_or_path?: Source) => Promise<void> {
+  let loading: Promise<void> | undefined;
+  return (module_or_path) => {
+    loading ??= glue()
+      .then(async (m) => {
+        await m.default(module_or_path === undefined ? undefined : { module_or_path });
+        target.install(m);
+      })
+      .catch((e: unknown) => {
+        loading = undefined;
+        throw e;
+      });
+    return loading;
+  };
+}
+
+const agentLoader = onDemand(agentModule, () => import('./wasm/web/toolresult_agent_wasm.js'));
+const schemaLoader = onDemand(schemaEngine, () => import('./wasm/web/toolresult_schema_wasm.js'));
+const screenLoader = onDemand(screenModule, () => import('./wasm/web/toolresult_screen_wasm.js'));
 
 /**
  * Loads and instantiates the wasm module. By default it is fetched from next to
@@ -39,16 +64,7 @@ export function init(module_or_path?: InitInput | Promise<InitInput>): Promise<v
  * load can be retried.
  */
 export function loadAgentModule(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
-  agentReady ??= import('./wasm/web/toolresult_agent_wasm.js')
-    .then(async (m) => {
-      await m.default(module_or_path === undefined ? undefined : { module_or_path });
-      agentModule.install(m);
-    })
-    .catch((e: unknown) => {
-      agentReady = undefined;
-      throw e;
-    });
-  return agentReady;
+  return agentLoader(module_or_path);
 }
 
 /**
@@ -58,16 +74,7 @@ export function loadAgentModule(module_or_path?: InitInput | Promise<InitInput>)
  * load can be retried.
  */
 export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
-  schemaReady ??= import('./wasm/web/toolresult_schema_wasm.js')
-    .then(async (engine) => {
-      await engine.default(module_or_path === undefined ? undefined : { module_or_path });
-      schemaEngine.install(engine);
-    })
-    .catch((e: unknown) => {
-      schemaReady = undefined;
-      throw e;
-    });
-  return schemaReady;
+  return schemaLoader(module_or_path);
 }
 
 /**
@@ -78,16 +85,7 @@ export function loadSchemaEngine(module_or_path?: InitInput | Promise<InitInput>
  * Safe to call more than once; a failed load can be retried.
  */
 export function loadScreen(module_or_path?: InitInput | Promise<InitInput>): Promise<void> {
-  screenReady ??= import('./wasm/web/toolresult_screen_wasm.js')
-    .then(async (m) => {
-      await m.default(module_or_path === undefined ? undefined : { module_or_path });
-      screenModule.install(m);
-    })
-    .catch((e: unknown) => {
-      screenReady = undefined;
-      throw e;
-    });
-  return screenReady;
+  return screenLoader(module_or_path);
 }
 
 /** Whether the JSON Schema engine module has been loaded (diagnostics). */
