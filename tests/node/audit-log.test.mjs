@@ -492,6 +492,56 @@ test('FileResultStore with a FileAuditLog: stored (with the result file sha256) 
   log.close();
 });
 
+test('a store that quarantines on open appends quarantined, one entry per result, with the ids its place gives', async () => {
+  const root = tmpDir();
+  let store = FileResultStore.open(path.join(root, 'results'));
+  for (const id of ['r1', 'r2']) store.put(result(id), { dialogId: 'd1' });
+  // r2's result file no longer holds a ToolResult: it and its meta file move to quarantine/.
+  fs.writeFileSync(path.join(root, 'results/dialogs/d1/tool_results/r2.json'), '{"not":"a result"}');
+  fs.writeFileSync(path.join(root, 'results/dialogs/d1/tool_results/stray.txt'), 'not a result file');
+  const log = new MemoryAuditLog();
+  store = FileResultStore.open(path.join(root, 'results'), { audit: log });
+  assert.equal(store.size, 1);
+  assert.equal(store.openReport.quarantined.length, 3, 'the result file, its meta file and the stray file');
+  assert.deepEqual(
+    (await collect(log.entries())).map((e) => `${e.action} ${e.dialog_id} ${e.tool_call_id}`).sort(),
+    ['quarantined d1 r2', 'quarantined d1 stray.txt'],
+  );
+  assert.equal((await verifyAuditLog(log)).ok, true);
+
+  // The IndexedDB store: a record that no longer validates moves to its quarantine store.
+  const factory = new IDBFactory();
+  const { openIndexedDbStore } = require('toolresult/web');
+  const idb = await openIndexedDbStore('quarantine', { indexedDB: factory });
+  const r3 = result('r3');
+  await idb.put(r3, { dialogId: 'd2' });
+  idb.close();
+  const db = await new Promise((resolve, reject) => {
+    const open = factory.open('quarantine');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const tx = db.transaction('results', 'readwrite');
+  const results = tx.objectStore('results');
+  await new Promise((resolve, reject) => {
+    const all = results.getAll();
+    all.onsuccess = () => {
+      for (const record of all.result) results.put({ ...record, json: '{"broken":true}' });
+      tx.oncomplete = resolve;
+    };
+    all.onerror = () => reject(all.error);
+  });
+  db.close();
+  const idbLog = new MemoryAuditLog();
+  const reopened = await openIndexedDbStore('quarantine', { indexedDB: factory, audit: idbLog });
+  assert.equal(reopened.openReport.quarantined.length, 1);
+  assert.deepEqual(
+    (await collect(idbLog.entries())).map((e) => `${e.action} ${e.dialog_id} ${e.execution_id}`),
+    [`quarantined d2 ${r3.metadata.execution_id}`],
+  );
+  reopened.close();
+});
+
 test('the IndexedDB store appends through an asynchronous log', async () => {
   const log = new MemoryAuditLog();
   const { openIndexedDbStore } = require('toolresult/web');

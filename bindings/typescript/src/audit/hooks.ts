@@ -56,6 +56,20 @@ export function evictedRecord(e: Eviction): AuditRecord {
   return withIds('evicted', e);
 }
 
+/**
+ * The `quarantined` record of a file or record a store moved aside when it
+ * opened (it did not validate, or was foreign). Its ids are what its place
+ * says (a file's folder and name, a record's fields), kept only when a log
+ * can hold them: the entry says that something was moved, in any case.
+ */
+export function quarantinedRecord(ids: { execution_id?: string; tool_call_id?: string; dialog_id?: string | null }): AuditRecord {
+  try {
+    return checkAuditRecord(withIds('quarantined', ids));
+  } catch {
+    return { action: 'quarantined' };
+  }
+}
+
 /** The `read` or `listed` record of an HTTP answer. */
 export function accessRecord(
   action: 'read' | 'listed',

@@ -28,8 +28,11 @@ import {
   rewrapNeedsEncryption,
   unreadableConflict,
 } from './encryption.js';
-import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
+import { auditFailed, auditOption, evictedRecord, quarantinedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditRecord, SyncAuditLog } from '../audit/log.js';
+
+/** Why a meta file is quarantined with its result file. */
+const COMPANION = 'its result file was quarantined';
 
 /** The `.meta.json` next to each result. */
 export interface FileMeta extends StoredMeta {
@@ -137,8 +140,8 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
   /** With encryption, writes wait here for each other: encrypting awaits, and a write must not interleave another. */
   #queue: Promise<unknown> = Promise.resolve();
   readonly #audit: SyncAuditLog | undefined;
-  /** Evictions not yet appended to the audit log (a listener must not throw: they are appended after). */
-  #evicted: AuditRecord[] = [];
+  /** Evictions and quarantines not yet appended to the audit log (a listener must not throw: they are appended after). */
+  #pending: AuditRecord[] = [];
 
   private constructor(
     root: string,
@@ -156,21 +159,21 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     this.index.on('evicted', (e) => {
       this.#remove(e.detail);
       this.#records.delete(e.detail.execution_id);
-      if (this.#audit) this.#evicted.push(evictedRecord(e.detail));
+      if (this.#audit) this.#pending.push(evictedRecord(e.detail));
     });
     fs.mkdirSync(path.join(this.root, 'dialogs'), { recursive: true });
     this.openReport = { loaded: 0, quarantined: [], removedTemp: [], repaired: [], ...(keyring ? { skipped: [] } : {}) };
     // With encryption the static `open` loads, awaiting each decryption.
     if (keyring) return;
     runSync(this.#load(this.openReport));
-    this.#appendAudit(undefined, 'retention evicted results while the store opened');
+    this.#appendAudit(undefined, 'the store opened (files quarantined, results evicted by retention)');
   }
 
-  /** Appends `stored` (when given) and the evictions since the last call; `audit_failed` if the log refuses. */
+  /** Appends `stored` (when given) and the evictions and quarantines since the last call; `audit_failed` if the log refuses. */
   #appendAudit(stored: AuditRecord | undefined, done: string): void {
     if (!this.#audit) return;
-    const records = stored ? [stored, ...this.#evicted] : this.#evicted;
-    this.#evicted = [];
+    const records = stored ? [stored, ...this.#pending] : this.#pending;
+    this.#pending = [];
     try {
       for (const r of records) this.#audit.appendSync(r);
     } catch (e) {
@@ -213,7 +216,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     const screen = { screen: options.screen, screenOptions: options.screenOptions };
     const store = new FileResultStore<true>(root, options.retention, options.now, screen, audit, keyring);
     await runAsync(store.#load(store.openReport));
-    store.#appendAudit(undefined, 'retention evicted results while the store opened');
+    store.#appendAudit(undefined, 'the store opened (files quarantined, results evicted by retention)');
     return store;
   }
 
@@ -235,6 +238,12 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     const movedTo = path.join(qdir, `${Date.now()}-${randomBytes(3).toString('hex')}-${rel}`);
     fs.renameSync(file, movedTo);
     report.quarantined.push({ file, movedTo, reason });
+    // One entry per result: its meta file follows it without one of its own.
+    if (this.#audit && reason !== COMPANION) {
+      const [top, dialogId, folder, name] = path.relative(this.root, file).split(path.sep);
+      const toolCallId = folder === 'tool_results' ? name?.replace(/(\.meta)?\.json$/, '') : undefined;
+      this.#pending.push(quarantinedRecord({ dialog_id: top === 'dialogs' ? dialogId : undefined, tool_call_id: toolCallId }));
+    }
   }
 
   *#load(report: FileStoreOpenReport): Step {
@@ -280,7 +289,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
       const executionId = sealed?.ok ? sealed.clear.execution_id : undefined;
       if (!sealed?.ok || typeof executionId !== 'string') {
         this.#quarantine(report, file, `not a readable encrypted record: ${sealed && !sealed.ok ? sealed.reason : 'no execution_id'}`);
-        if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
+        if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, COMPANION);
         return;
       }
       const keyring = this.#keyring;
@@ -313,7 +322,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     if (!verdict.ok) {
       const first = verdict.issues[0];
       this.#quarantine(report, file, `not a valid ToolResult: ${first.path || '(root)'}: ${first.message} [${first.code}]`);
-      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
+      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, COMPANION);
       return;
     }
     const result = verdict.value;
@@ -331,7 +340,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
     }
     if (callId !== id) {
       this.#quarantine(report, file, `foreign file: it holds tool_call_id ${callId}, not ${id}`);
-      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
+      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, COMPANION);
       return;
     }
     let stored: PutReport;
@@ -339,7 +348,7 @@ export class FileResultStore<Encrypted extends boolean = false> extends IndexBac
       stored = this.index.put(result, { dialogId: dialogId });
     } catch (e) {
       this.#quarantine(report, file, `conflicts with a result already loaded: ${(e as Error).message.split('\n')[0]}`);
-      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, 'its result file was quarantined');
+      if (fs.existsSync(metaFile)) this.#quarantine(report, metaFile, COMPANION);
       return;
     }
     report.loaded++;

@@ -24,7 +24,7 @@ import {
   rewrapNeedsEncryption,
   unreadableConflict,
 } from './encryption.js';
-import { auditFailed, auditOption, evictedRecord, storedRecord } from '../audit/hooks.js';
+import { auditFailed, auditOption, evictedRecord, quarantinedRecord, storedRecord } from '../audit/hooks.js';
 import type { AuditLog, AuditRecord } from '../audit/log.js';
 
 const VERSION = 1;
@@ -116,8 +116,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
   #closed = false;
   #keyring: Keyring | undefined;
   readonly #audit: AuditLog | undefined;
-  /** Evictions not yet appended to the audit log. */
-  #evicted: AuditRecord[] = [];
+  /** Evictions and quarantines not yet appended to the audit log. */
+  #toAudit: AuditRecord[] = [];
 
   private constructor(name: string, db: IDBDatabase, index: ResultStore, now: () => number, report: IndexedDbOpenReport, audit?: AuditLog) {
     super(index);
@@ -129,15 +129,15 @@ export class IndexedDbResultStore extends IndexBackedStore {
     // Retention removes records too, so IndexedDB and the index agree.
     index.on('evicted', (e) => {
       this.#pending.push(this.#remove(e.detail.execution_id));
-      if (this.#audit) this.#evicted.push(evictedRecord(e.detail));
+      if (this.#audit) this.#toAudit.push(evictedRecord(e.detail));
     });
   }
 
   /** Appends `stored` (when given) and the evictions since the last call; `audit_failed` if the log refuses. */
   async #appendAudit(stored: AuditRecord | undefined, done: string): Promise<void> {
     if (!this.#audit) return;
-    const records = stored ? [stored, ...this.#evicted] : this.#evicted;
-    this.#evicted = [];
+    const records = stored ? [stored, ...this.#toAudit] : this.#toAudit;
+    this.#toAudit = [];
     try {
       for (const r of records) await this.#audit.append(r);
     } catch (e) {
@@ -181,7 +181,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
       db.close();
       throw e;
     }
-    await store.#appendAudit(undefined, 'retention evicted results while the store opened');
+    await store.#appendAudit(undefined, 'the store opened (records quarantined, results evicted by retention)');
     return store;
   }
 
@@ -227,6 +227,7 @@ export class IndexedDbResultStore extends IndexBackedStore {
         tx.objectStore(QUARANTINE).add({ record, reason, moved_at: Date.now() });
         tx.objectStore(RESULTS).delete(record.seq as number);
         report.quarantined.push({ seq: record.seq as number, reason });
+        if (this.#audit) this.#toAudit.push(quarantinedRecord({ execution_id: record.execution_id, tool_call_id: record.tool_call_id, dialog_id: record.dialog_id }));
       }
       await committed(tx);
     }
