@@ -503,10 +503,10 @@ test('a store that quarantines on open appends quarantined, one entry per result
   store = FileResultStore.open(path.join(root, 'results'), { audit: log });
   assert.equal(store.size, 1);
   assert.equal(store.openReport.quarantined.length, 3, 'the result file, its meta file and the stray file');
-  assert.deepEqual(
-    (await collect(log.entries())).map((e) => `${e.action} ${e.dialog_id} ${e.tool_call_id}`).sort(),
-    ['quarantined d1 r2', 'quarantined d1 stray.txt'],
-  );
+  assert.deepEqual((await collect(log.entries())).map((e) => `${e.action} ${e.dialog_id} ${e.tool_call_id}`).sort(), [
+    'quarantined d1 r2',
+    'quarantined d1 stray.txt',
+  ]);
   assert.equal((await verifyAuditLog(log)).ok, true);
 
   // The IndexedDB store: a record that no longer validates moves to its quarantine store.

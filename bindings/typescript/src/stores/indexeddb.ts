@@ -227,7 +227,8 @@ export class IndexedDbResultStore extends IndexBackedStore {
         tx.objectStore(QUARANTINE).add({ record, reason, moved_at: Date.now() });
         tx.objectStore(RESULTS).delete(record.seq as number);
         report.quarantined.push({ seq: record.seq as number, reason });
-        if (this.#audit) this.#toAudit.push(quarantinedRecord({ execution_id: record.execution_id, tool_call_id: record.tool_call_id, dialog_id: record.dialog_id }));
+        if (this.#audit)
+          this.#toAudit.push(quarantinedRecord({ execution_id: record.execution_id, tool_call_id: record.tool_call_id, dialog_id: record.dialog_id }));
       }
       await committed(tx);
     }
