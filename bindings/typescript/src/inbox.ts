@@ -6,7 +6,8 @@
 // leftover temp files and rewrites reasons a crash left unwritten.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { fsyncDir, writeTempBeside } from './node-fs.js';
 import { checkResultDocument, type DocumentFiles } from './document.js';
 import { ToolResultError, quoteText } from './errors.js';
 import type { DocumentCheck, DocumentIssue, ScreenFinding, ScreenOptions } from './generated/types.js';
@@ -46,15 +47,6 @@ export interface InboxOpenReport {
   repaired: string[];
 }
 
-function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /**
  * Creates `file` with `data`, atomically and only if it does not exist:
  * written and fsynced under a temp name, then hard-linked into place. Returns
@@ -62,15 +54,7 @@ function fsyncDir(dir: string): void {
  */
 function createAtomic(file: string, data: string | Uint8Array): boolean {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, 'wx');
-  try {
-    // writeFileSync on a descriptor writes everything (writeSync may write part).
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+  const tmp = writeTempBeside(file, data);
   try {
     fs.linkSync(tmp, file);
     return true;

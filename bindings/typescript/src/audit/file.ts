@@ -18,6 +18,7 @@ import {
   signAuditCheckpoint,
 } from './log.js';
 import { checkFromSeq } from './memory.js';
+import { createFlushed, fsyncDir } from '../node-fs.js';
 
 /** Options of `FileAuditLog.open`. */
 export interface FileAuditLogOptions {
@@ -272,15 +273,6 @@ export class FileAuditLog implements SyncAuditLog {
   }
 }
 
-function fsyncDir(dir: string): void {
-  const dfd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(dfd);
-  } finally {
-    fs.closeSync(dfd);
-  }
-}
-
 /** Whether the process `pid` on this host is alive. */
 function alive(pid: number): boolean {
   try {
@@ -301,13 +293,7 @@ function takeLock(lock: string, file: string): void {
   const me = JSON.stringify({ pid: process.pid, host: hostname() });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(lock, 'wx');
-      try {
-        fs.writeSync(fd, me);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      createFlushed(lock, me);
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw storageError(`cannot create ${lock}`, e);

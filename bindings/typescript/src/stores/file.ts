@@ -13,6 +13,7 @@ import { ToolResultError, quoteText, refuseSnakeCaseOptions, refuseUnknownOption
 import type { Eviction, PutReport, RetentionPolicy, StoredMeta, ToolResult } from '../generated/types.js';
 import { SAFE_ID } from '../ids.js';
 import { IndexBackedStore, ResultStore, type StoreScreenOptions } from './memory.js';
+import { fsyncDir, writeTempBeside } from '../node-fs.js';
 import {
   type EncryptionOptions,
   Keyring,
@@ -108,22 +109,8 @@ function checkId(kind: string, id: string): void {
 
 /** Writes a file so that readers see the old content or the new, never a part. */
 function writeAtomic(file: string, data: string): void {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, 'wx');
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-  const dfd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(dfd);
-  } finally {
-    fs.closeSync(dfd);
-  }
+  fs.renameSync(writeTempBeside(file, data), file);
+  fsyncDir(path.dirname(file));
 }
 
 /**
