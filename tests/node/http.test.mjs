@@ -162,6 +162,35 @@ test('a failing store or authorize is a 500 that says nothing of the server; onE
   assert.doesNotMatch(await r.text(), /token service/);
 });
 
+test("without onError, a 500 is logged with the code it answered: internal_error, or the store's own code", async (t) => {
+  const logged = [];
+  t.mock.method(console, 'error', (...args) => logged.push(args));
+  let down = true;
+  const failing = {
+    listDialog: () => {
+      if (down) throw new Error('connect ECONNREFUSED');
+      return Object.assign([], { skipped: [{ execution_id: 'e1', tool_call_id: 'c', code: 'key_unavailable' }] });
+    },
+    getByToolCallId: async () => {
+      throw new ToolResultError('key_unavailable', 'the result of execution e1 is encrypted with key k9, which was not given');
+    },
+    meta: () => undefined,
+  };
+  const handler = createToolResultsHandler(failing, { public: true });
+  assert.equal((await handler(new Request('http://x/api/dialogs/d/tool-results'))).status, 500);
+  down = false;
+  const r = await handler(new Request('http://x/api/dialogs/d/tool-results/c'));
+  assert.equal(r.status, 500);
+  assert.equal((await r.json()).code, 'key_unavailable');
+  assert.deepEqual(
+    logged.map(([message, e]) => [message, e.message]),
+    [
+      ['toolresult/http: answered 500 (internal error)', 'connect ECONNREFUSED'],
+      ['toolresult/http: answered 500 (key_unavailable)', 'the result of execution e1 is encrypted with key k9, which was not given'],
+    ],
+  );
+});
+
 test('paging holds while results are added and the cursor item is evicted', async () => {
   const store = new ResultStore();
   const put = (i) =>

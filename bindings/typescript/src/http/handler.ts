@@ -69,7 +69,7 @@ export interface ToolResultsHandlerOptions {
   /**
    * Called with what made an answer a 500 (the answer itself says only
    * "internal error", or for a result the store cannot read, the store's
-   * code); default `console.error`.
+   * code); default `console.error` of the answer's code and the error.
    */
   onError?: (error: unknown, request: Request) => void;
   /**
@@ -272,7 +272,9 @@ export function createToolResultsHandler(store: ToolResultsSource, options: Tool
   const defaultLimit = positiveInteger(options.defaultLimit, 'defaultLimit', Math.min(50, maxLimit));
   if (defaultLimit > maxLimit) throw invalidOptions('/defaultLimit', 'defaultLimit must not exceed maxLimit');
   const cacheControl = options.cacheControl ?? 'private, no-cache';
-  const onError = options.onError ?? ((e: unknown) => console.error('toolresult/http: internal error', e));
+  // The log names the code the answer carried: a typed 500 (a record the store cannot read) is not an "internal error".
+  const onError =
+    options.onError ?? ((e: unknown) => console.error(`toolresult/http: answered 500 (${e instanceof ToolResultError ? e.code : 'internal error'})`, e));
   const open = options.public === true;
   const audit = auditOption(options.audit, 'createToolResultsHandler', false);
 
