@@ -23,6 +23,19 @@ fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
+/// The `valid-*` fixtures of a kind (`agent`, `tool`): file name and text.
+fn valid_fixtures(kind: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(fixtures_dir().join(kind)).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("valid-") {
+            out.push((name, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    out
+}
+
 #[test]
 fn every_fixture_produces_exactly_its_expected_issues() {
     let dir = fixtures_dir();
@@ -61,15 +74,8 @@ fn every_fixture_produces_exactly_its_expected_issues() {
 
 #[test]
 fn valid_fixtures_convert_to_typed_values_and_back() {
-    let dir = fixtures_dir();
     for kind in ["agent", "tool"] {
-        for entry in std::fs::read_dir(dir.join(kind)).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            if !name.starts_with("valid-") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
+        for (name, text) in valid_fixtures(kind) {
             let opts = ValidationOptions::default();
             let reserialized = if kind == "agent" {
                 let typed = toolresult::parse_agent_result(&text, &opts).unwrap();
@@ -104,15 +110,8 @@ fn valid_fixtures_convert_to_typed_values_and_back() {
 /// the same JSON, so nothing is lost or changed on the way.
 #[test]
 fn valid_tool_metadata_round_trips_through_the_typed_form() {
-    let dir = fixtures_dir().join("tool");
     let mut kinds = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.starts_with("valid-") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
+    for (name, text) in valid_fixtures("tool") {
         let given: serde_json::Value = serde_json::from_str(&text).unwrap();
         let Some(metadata) = given.get("tool_metadata") else {
             continue;
@@ -135,15 +134,8 @@ fn valid_tool_metadata_round_trips_through_the_typed_form() {
 /// (`3.0`), the two give the same value.
 #[test]
 fn the_typed_reader_agrees_with_serde() {
-    let dir = fixtures_dir().join("tool");
     let mut read = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.starts_with("valid-") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).unwrap();
+    for (name, text) in valid_fixtures("tool") {
         let given: serde_json::Value = serde_json::from_str(&text).unwrap();
         for value in [given.clone(), as_floats(given)] {
             let text = serde_json::to_string(&value).unwrap();

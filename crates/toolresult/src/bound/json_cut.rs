@@ -218,7 +218,8 @@ impl Scanner<'_> {
                     }
                     let start = self.pos;
                     let key = self.string()?;
-                    self.keys.push((start, start + key));
+                    // The key's body, quotes left out, as the recognizer's check takes it.
+                    self.keys.push((start + 1, start + key - 1));
                     len += key + 1;
                     self.ws();
                     self.expect(b':')?;
@@ -241,7 +242,8 @@ impl Scanner<'_> {
             }
         }
         if object {
-            unique_keys(self.src, &mut self.keys[keys_base..])?;
+            crate::json::scan::unique_keys(self.src, &mut self.keys[keys_base..])
+                .map_err(|_| Rejected)?;
             self.keys.truncate(keys_base);
         }
         self.depth -= 1;
@@ -272,47 +274,6 @@ fn digits_after(src: &[u8], p: usize) -> Scan<usize> {
         return Err(Rejected);
     }
     Ok(end)
-}
-
-fn unique_keys(src: &[u8], keys: &mut [(usize, usize)]) -> Scan<()> {
-    if keys.len() < 2 {
-        return Ok(());
-    }
-    if keys.iter().any(|&(s, e)| src[s..e].contains(&b'\\')) {
-        let mut decoded = keys
-            .iter()
-            .map(|&(s, e)| decode(&src[s..e]))
-            .collect::<Option<Vec<String>>>()
-            .ok_or(Rejected)?;
-        decoded.sort_unstable();
-        return if decoded.windows(2).any(|w| w[0] == w[1]) {
-            Err(Rejected)
-        } else {
-            Ok(())
-        };
-    }
-    if keys.len() <= 8 {
-        for i in 1..keys.len() {
-            let (s, e) = keys[i];
-            if keys[..i].iter().any(|&(a, b)| src[a..b] == src[s..e]) {
-                return Err(Rejected);
-            }
-        }
-        return Ok(());
-    }
-    keys.sort_unstable_by(|&(a, b), &(c, d)| src[a..b].cmp(&src[c..d]));
-    if keys
-        .windows(2)
-        .any(|w| src[w[0].0..w[0].1] == src[w[1].0..w[1].1])
-    {
-        return Err(Rejected);
-    }
-    Ok(())
-}
-
-/// A JSON string token (quotes included) as a Rust string.
-fn decode(token: &[u8]) -> Option<String> {
-    serde_json::from_slice(token).ok()
 }
 
 /// A string token found at `start` (its opening quote).
@@ -360,13 +321,13 @@ fn escape(src: &[u8], p: usize) -> Option<(usize, usize)> {
     match *src.get(p + 1)? {
         b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some((2, 1)),
         b'u' => {
-            let unit = hex4(src, p + 2)?;
+            let unit = crate::json::scan::hex4(src, p + 2).ok()?;
             match unit {
                 0xD800..=0xDBFF => {
                     if src.get(p + 6) != Some(&b'\\') || src.get(p + 7) != Some(&b'u') {
                         return None;
                     }
-                    let low = hex4(src, p + 8)?;
+                    let low = crate::json::scan::hex4(src, p + 8).ok()?;
                     (0xDC00..=0xDFFF).contains(&low).then_some((12, 4))
                 }
                 0xDC00..=0xDFFF => None,
@@ -377,15 +338,6 @@ fn escape(src: &[u8], p: usize) -> Option<(usize, usize)> {
         }
         _ => None,
     }
-}
-
-fn hex4(src: &[u8], p: usize) -> Option<u32> {
-    let digits = src.get(p..p + 4)?;
-    let mut v = 0;
-    for &d in digits {
-        v = v * 16 + char::from(d).to_digit(16)?;
-    }
-    Some(v)
 }
 
 /// The bytes one unit of a string's body takes at `p`: a UTF-8 character or
@@ -690,7 +642,10 @@ impl Cutter<'_> {
                 probe.punct();
             }
             let (start, len) = probe.key();
-            keys.push(decode(&probe.src[start..start + len]).unwrap_or_default());
+            keys.push(
+                crate::json::scan::unescape(&probe.src[start + 1..start + len - 1])
+                    .unwrap_or_default(),
+            );
             probe.skip_value();
         }
         let mut marker = String::from("…");

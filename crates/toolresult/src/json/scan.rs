@@ -374,7 +374,8 @@ fn escape(b: &[u8], p: usize) -> Scan<usize> {
     }
 }
 
-fn hex4(b: &[u8], p: usize) -> Scan<u32> {
+/// The four hex digits at `p` as a number.
+pub(crate) fn hex4(b: &[u8], p: usize) -> Scan<u32> {
     let digits = b.get(p..p + 4).ok_or(Fatal)?;
     let mut v = 0;
     for &d in digits {

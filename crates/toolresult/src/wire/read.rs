@@ -153,6 +153,23 @@ impl Members {
     }
 }
 
+/// A struct read member by member: each field with how it is read (the
+/// `Members` method: `req`, `opt`, `def`, `count`, `opt_count`) and its JSON
+/// name when that is not the field's.
+macro_rules! members {
+    (@key $field:ident) => { stringify!($field) };
+    (@key $field:ident $key:literal) => { $key };
+    ($ty:ident { $($field:ident $(as $key:literal)?: $how:ident,)* }) => {
+        impl FromJson for $ty {
+            fn from_json(v: Value) -> Option<Self> {
+                let mut m = Members::of(v)?;
+                let r = $ty { $($field: m.$how(members!(@key $field $($key)?))?,)* };
+                m.done(r)
+            }
+        }
+    };
+}
+
 /// A unit enum read from its snake_case name.
 macro_rules! named {
     ($ty:ty { $($name:literal => $variant:expr,)* }) => {
@@ -199,91 +216,61 @@ impl FromJson for ToolStatus {
     }
 }
 
-impl FromJson for ToolResult {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ToolResult {
-            input: m.req("input")?,
-            output: m.opt("output")?,
-            status: m.req("status")?,
-            error_message: m.opt("error_message")?,
-            error_code: m.opt("error_code")?,
-            content: m.opt("content")?,
-            meta: m.opt("meta")?,
-            side_effects: m.opt("side_effects")?,
-            validation_issues: m.opt("validation_issues")?,
-            tool_metadata: m.opt("tool_metadata")?,
-            metadata: m.req("metadata")?,
-            schema_version: m.req("schema_version")?,
-        };
-        m.done(r)
-    }
-}
+members!(ToolResult {
+    input: req,
+    output: opt,
+    status: req,
+    error_message: opt,
+    error_code: opt,
+    content: opt,
+    meta: opt,
+    side_effects: opt,
+    validation_issues: opt,
+    tool_metadata: opt,
+    metadata: req,
+    schema_version: req,
+});
 
-impl FromJson for ToolInput {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ToolInput {
-            tool_name: m.req("tool_name")?,
-            parameters: m.req("parameters")?,
-            tool_call_id: m.opt("tool_call_id")?,
-        };
-        m.done(r)
-    }
-}
+members!(ToolInput {
+    tool_name: req,
+    parameters: req,
+    tool_call_id: opt,
+});
 
-impl FromJson for ToolResultMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ToolResultMetadata {
-            execution_id: m.req("execution_id")?,
-            started_at: m.req("started_at")?,
-            completed_at: m.req("completed_at")?,
-            duration_ms: m.req("duration_ms")?,
-            output_size: m.opt_count("output_size")?,
-            output_truncated: m.def("output_truncated")?,
-            sandbox_id: m.opt("sandbox_id")?,
-            resource_metrics: m.opt("resource_metrics")?,
-            execution_metrics: m.opt("execution_metrics")?,
-            agent_id: m.opt("agent_id")?,
-            user_id: m.opt("user_id")?,
-            batch_id: m.opt("batch_id")?,
-            batch_index: m.opt_count("batch_index")?,
-            correlation_id: m.opt("correlation_id")?,
-        };
-        m.done(r)
-    }
-}
+members!(ToolResultMetadata {
+    execution_id: req,
+    started_at: req,
+    completed_at: req,
+    duration_ms: req,
+    output_size: opt_count,
+    output_truncated: def,
+    sandbox_id: opt,
+    resource_metrics: opt,
+    execution_metrics: opt,
+    agent_id: opt,
+    user_id: opt,
+    batch_id: opt,
+    batch_index: opt_count,
+    correlation_id: opt,
+});
 
-impl FromJson for ToolSideEffect {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ToolSideEffect {
-            kind: m.req("type")?,
-            resource: m.req("resource")?,
-            description: m.opt("description")?,
-            previous_value: m.opt("previous_value")?,
-            new_value: m.opt("new_value")?,
-            timestamp: m.req("timestamp")?,
-            is_reversible: m.def("is_reversible")?,
-        };
-        m.done(r)
-    }
-}
+members!(ToolSideEffect {
+    kind as "type": req,
+    resource: req,
+    description: opt,
+    previous_value: opt,
+    new_value: opt,
+    timestamp: req,
+    is_reversible: def,
+});
 
-impl FromJson for SchemaIssue {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = SchemaIssue {
-            path: m.req("path")?,
-            schema_path: m.req("schema_path")?,
-            keyword: m.req("keyword")?,
-            code: m.req("code")?,
-            message: m.req("message")?,
-        };
-        m.done(r)
-    }
-}
+members!(SchemaIssue {
+    path: req,
+    schema_path: req,
+    keyword: req,
+    code: req,
+    message: req,
+});
 
 impl FromJson for ToolMetadata {
     fn from_json(v: Value) -> Option<Self> {
@@ -318,366 +305,204 @@ impl FromJson for ToolMetadata {
     }
 }
 
-impl FromJson for FileReadMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = FileReadMetadata {
-            file_path: m.req("file_path")?,
-            offset: m.count("offset")?,
-            lines: m.req("lines")?,
-            language: m.opt("language")?,
-            total_lines: m.opt_count("total_lines")?,
-            truncated: m.def("truncated")?,
-        };
-        m.done(r)
-    }
-}
+members!(FileReadMetadata {
+    file_path: req,
+    offset: count,
+    lines: req,
+    language: opt,
+    total_lines: opt_count,
+    truncated: def,
+});
 
-impl FromJson for FileWriteMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = FileWriteMetadata {
-            file_path: m.req("file_path")?,
-            content: m.req("content")?,
-            size: m.count("size")?,
-            language: m.opt("language")?,
-        };
-        m.done(r)
-    }
-}
+members!(FileWriteMetadata {
+    file_path: req,
+    content: req,
+    size: count,
+    language: opt,
+});
 
-impl FromJson for FileEditMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = FileEditMetadata {
-            file_path: m.req("file_path")?,
-            start_line: m.opt_count("start_line")?,
-            end_line: m.opt_count("end_line")?,
-            old_content: m.opt("old_content")?,
-            new_content: m.opt("new_content")?,
-            diff_hunks: m.req("diff_hunks")?,
-            language: m.opt("language")?,
-        };
-        m.done(r)
-    }
-}
+members!(FileEditMetadata {
+    file_path: req,
+    start_line: opt_count,
+    end_line: opt_count,
+    old_content: opt,
+    new_content: opt,
+    diff_hunks: req,
+    language: opt,
+});
 
-impl FromJson for FileMultiEditMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = FileMultiEditMetadata {
-            file_path: m.req("file_path")?,
-            edit_count: m.count("edit_count")?,
-            diff_hunks: m.req("diff_hunks")?,
-            language: m.opt("language")?,
-        };
-        m.done(r)
-    }
-}
+members!(FileMultiEditMetadata {
+    file_path: req,
+    edit_count: count,
+    diff_hunks: req,
+    language: opt,
+});
 
-impl FromJson for DiffHunk {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = DiffHunk {
-            old_start: m.count("old_start")?,
-            old_count: m.count("old_count")?,
-            new_start: m.count("new_start")?,
-            new_count: m.count("new_count")?,
-            lines: m.req("lines")?,
-        };
-        m.done(r)
-    }
-}
+members!(DiffHunk {
+    old_start: count,
+    old_count: count,
+    new_start: count,
+    new_count: count,
+    lines: req,
+});
 
-impl FromJson for DiffLine {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = DiffLine {
-            kind: m.req("type")?,
-            content: m.req("content")?,
-            old_line: m.opt_count("old_line")?,
-            new_line: m.opt_count("new_line")?,
-        };
-        m.done(r)
-    }
-}
+members!(DiffLine {
+    kind as "type": req,
+    content: req,
+    old_line: opt_count,
+    new_line: opt_count,
+});
 
-impl FromJson for GrepMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = GrepMetadata {
-            pattern: m.req("pattern")?,
-            path: m.opt("path")?,
-            include: m.opt("include")?,
-            results: m.req("results")?,
-            truncated: m.def("truncated")?,
-            truncated_reason: m.opt("truncated_reason")?,
-        };
-        m.done(r)
-    }
-}
+members!(GrepMetadata {
+    pattern: req,
+    path: opt,
+    include: opt,
+    results: req,
+    truncated: def,
+    truncated_reason: opt,
+});
 
-impl FromJson for SearchResult {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = SearchResult {
-            file_path: m.req("file_path")?,
-            language: m.opt("language")?,
-            matches: m.req("matches")?,
-        };
-        m.done(r)
-    }
-}
+members!(SearchResult {
+    file_path: req,
+    language: opt,
+    matches: req,
+});
 
-impl FromJson for SearchMatch {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = SearchMatch {
-            line_number: m.count("line_number")?,
-            content: m.req("content")?,
-            match_start: m.count("match_start")?,
-            match_end: m.count("match_end")?,
-            context: m.opt("context")?,
-        };
-        m.done(r)
-    }
-}
+members!(SearchMatch {
+    line_number: count,
+    content: req,
+    match_start: count,
+    match_end: count,
+    context: opt,
+});
 
-impl FromJson for ContextLine {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ContextLine {
-            line_number: m.count("line_number")?,
-            content: m.req("content")?,
-        };
-        m.done(r)
-    }
-}
+members!(ContextLine {
+    line_number: count,
+    content: req,
+});
 
-impl FromJson for GlobMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = GlobMetadata {
-            pattern: m.req("pattern")?,
-            path: m.opt("path")?,
-            files: m.req("files")?,
-            truncated: m.def("truncated")?,
-        };
-        m.done(r)
-    }
-}
+members!(GlobMetadata {
+    pattern: req,
+    path: opt,
+    files: req,
+    truncated: def,
+});
 
-impl FromJson for FileInfo {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = FileInfo {
-            path: m.req("path")?,
-            kind: m.req("type")?,
-            size: m.opt_count("size")?,
-            mod_time: m.opt("mod_time")?,
-            language: m.opt("language")?,
-        };
-        m.done(r)
-    }
-}
+members!(FileInfo {
+    path: req,
+    kind as "type": req,
+    size: opt_count,
+    mod_time: opt,
+    language: opt,
+});
 
-impl FromJson for BashMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = BashMetadata {
-            command: m.req("command")?,
-            exit_code: m.opt_int("exit_code")?,
-            output: m.opt("output")?,
-            stdout: m.opt("stdout")?,
-            stderr: m.opt("stderr")?,
-            working_dir: m.opt("working_dir")?,
-            duration_ms: m.opt("duration_ms")?,
-            timed_out: m.def("timed_out")?,
-        };
-        m.done(r)
-    }
-}
+members!(BashMetadata {
+    command: req,
+    exit_code: opt_int,
+    output: opt,
+    stdout: opt,
+    stderr: opt,
+    working_dir: opt,
+    duration_ms: opt,
+    timed_out: def,
+});
 
-impl FromJson for BackgroundBashMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = BackgroundBashMetadata {
-            command: m.req("command")?,
-            pid: m.count("pid")?,
-            log_path: m.opt("log_path")?,
-            status: m.req("status")?,
-            start_time: m.req("start_time")?,
-        };
-        m.done(r)
-    }
-}
+members!(BackgroundBashMetadata {
+    command: req,
+    pid: count,
+    log_path: opt,
+    status: req,
+    start_time: req,
+});
 
-impl FromJson for WebFetchMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = WebFetchMetadata {
-            url: m.req("url")?,
-            content_type: m.opt("content_type")?,
-            size: m.opt_count("size")?,
-            saved_path: m.opt("saved_path")?,
-            prompt: m.opt("prompt")?,
-            processed_type: m.req("processed_type")?,
-        };
-        m.done(r)
-    }
-}
+members!(WebFetchMetadata {
+    url: req,
+    content_type: opt,
+    size: opt_count,
+    saved_path: opt,
+    prompt: opt,
+    processed_type: req,
+});
 
-impl FromJson for ImageRecognitionMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ImageRecognitionMetadata {
-            image_path: m.req("image_path")?,
-            image_type: m.req("image_type")?,
-            prompt: m.req("prompt")?,
-            analysis: m.req("analysis")?,
-            image_size: m.opt("image_size")?,
-        };
-        m.done(r)
-    }
-}
+members!(ImageRecognitionMetadata {
+    image_path: req,
+    image_type: req,
+    prompt: req,
+    analysis: req,
+    image_size: opt,
+});
 
-impl FromJson for ImageDimensions {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ImageDimensions {
-            width: m.count("width")?,
-            height: m.count("height")?,
-        };
-        m.done(r)
-    }
-}
+members!(ImageDimensions {
+    width: count,
+    height: count,
+});
 
-impl FromJson for ThinkingMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = ThinkingMetadata {
-            thought: m.req("thought")?,
-            category: m.opt("category")?,
-        };
-        m.done(r)
-    }
-}
+members!(ThinkingMetadata {
+    thought: req,
+    category: opt,
+});
 
-impl FromJson for TodoMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = TodoMetadata {
-            action: m.req("action")?,
-            todo_list: m.req("todo_list")?,
-            statistics: m.req("statistics")?,
-        };
-        m.done(r)
-    }
-}
+members!(TodoMetadata {
+    action: req,
+    todo_list: req,
+    statistics: req,
+});
 
-impl FromJson for TodoItem {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = TodoItem {
-            id: m.req("id")?,
-            content: m.req("content")?,
-            status: m.req("status")?,
-            priority: m.opt("priority")?,
-            created_at: m.opt("created_at")?,
-            updated_at: m.opt("updated_at")?,
-        };
-        m.done(r)
-    }
-}
+members!(TodoItem {
+    id: req,
+    content: req,
+    status: req,
+    priority: opt,
+    created_at: opt,
+    updated_at: opt,
+});
 
-impl FromJson for TodoStats {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = TodoStats {
-            total: m.count("total")?,
-            completed: m.count("completed")?,
-            in_progress: m.count("in_progress")?,
-            pending: m.count("pending")?,
-        };
-        m.done(r)
-    }
-}
+members!(TodoStats {
+    total: count,
+    completed: count,
+    in_progress: count,
+    pending: count,
+});
 
-impl FromJson for SubagentMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = SubagentMetadata {
-            question: m.req("question")?,
-            model_strength: m.opt("model_strength")?,
-            response: m.req("response")?,
-        };
-        m.done(r)
-    }
-}
+members!(SubagentMetadata {
+    question: req,
+    model_strength: opt,
+    response: req,
+});
 
-impl FromJson for BatchMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = BatchMetadata {
-            description: m.opt("description")?,
-            sub_results: m.req("sub_results")?,
-            duration_ms: m.opt("duration_ms")?,
-            success_count: m.count("success_count")?,
-            failure_count: m.count("failure_count")?,
-        };
-        m.done(r)
-    }
-}
+members!(BatchMetadata {
+    description: opt,
+    sub_results: req,
+    duration_ms: opt,
+    success_count: count,
+    failure_count: count,
+});
 
-impl FromJson for BrowserNavigateMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = BrowserNavigateMetadata {
-            url: m.req("url")?,
-            final_url: m.opt("final_url")?,
-            title: m.opt("title")?,
-            load_time_ms: m.opt("load_time_ms")?,
-        };
-        m.done(r)
-    }
-}
+members!(BrowserNavigateMetadata {
+    url: req,
+    final_url: opt,
+    title: opt,
+    load_time_ms: opt,
+});
 
-impl FromJson for BrowserScreenshotMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = BrowserScreenshotMetadata {
-            output_path: m.req("output_path")?,
-            width: m.count("width")?,
-            height: m.count("height")?,
-            format: m.req("format")?,
-            full_page: m.def("full_page")?,
-            file_size: m.opt_count("file_size")?,
-        };
-        m.done(r)
-    }
-}
+members!(BrowserScreenshotMetadata {
+    output_path: req,
+    width: count,
+    height: count,
+    format: req,
+    full_page: def,
+    file_size: opt_count,
+});
 
-impl FromJson for McpMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = McpMetadata {
-            mcp_tool_name: m.req("mcp_tool_name")?,
-            server_name: m.opt("server_name")?,
-            parameters: m.opt("parameters")?,
-            content: m.req("content")?,
-            duration_ms: m.opt("duration_ms")?,
-        };
-        m.done(r)
-    }
-}
+members!(McpMetadata {
+    mcp_tool_name: req,
+    server_name: opt,
+    parameters: opt,
+    content: req,
+    duration_ms: opt,
+});
 
-impl FromJson for CustomMetadata {
-    fn from_json(v: Value) -> Option<Self> {
-        let mut m = Members::of(v)?;
-        let r = CustomMetadata {
-            name: m.req("name")?,
-            data: m.req("data")?,
-        };
-        m.done(r)
-    }
-}
+members!(CustomMetadata {
+    name: req,
+    data: req,
+});
