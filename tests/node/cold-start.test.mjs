@@ -99,3 +99,43 @@ test('validation, builders, rendering and bounding compile the core module only;
   assert.ok(steps.stored.loaded.includes(agentGlue));
   assert.deepEqual(steps.converted.wasm, [core, agent], 'references and conversions reuse it');
 });
+
+// `import` binds every name of the main entry at once (dist/node/index.mjs):
+// the functions outside the core bundle are forwarders that load their module
+// on first call, so binding them loads nothing; the classes and objects load
+// the modules that own them (bundle-main.js), not the rest of the main entry.
+test('import loads the core bundle and the modules of classes and objects only; require and import give the same objects', () => {
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
+import * as t from 'toolresult';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+const pkg = ${JSON.stringify(pkgDir)};
+const require = createRequire(path.join(pkg, 'package.json'));
+const loaded = () => Object.keys(require.cache).filter((f) => f.startsWith(pkg + path.sep)).map((f) => path.relative(pkg, f)).sort();
+const atImport = loaded();
+const cjs = require('toolresult');
+const differ = Object.keys(cjs).filter((k) => cjs[k] !== t[k]);
+const fn = (f) => ({ name: f.name, length: f.length });
+const afterBinding = loaded();
+const format = t.detectHistoryFormat([{ role: 'user', content: 'hi' }]);
+const afterCall = loaded();
+const real = require(path.join(pkg, 'dist/node/bundle-main-rest.js'))['history/formats.js'].detectHistoryFormat;
+console.log(JSON.stringify({ atImport, afterBinding, afterCall, differ, defaultIsCjs: t.default === cjs, forwarder: fn(t.detectHistoryFormat), real: fn(real), format }));
+`,
+    ],
+    { encoding: 'utf8' },
+  );
+  const r = JSON.parse(out);
+  assert.deepEqual(r.atImport, [node('bundle-main.js'), node('bundle.js')], 'import loads two bundles and no wasm glue');
+  assert.ok(!r.afterBinding.includes(node('bundle-main-rest.js')), 'reading every export of require loads no other bundle either');
+  assert.ok(r.afterCall.includes(node('bundle-main-rest.js')), "a forwarder's first call loads its module");
+  assert.deepEqual(r.differ, [], 'every export is the same object for require and import');
+  assert.equal(r.defaultIsCjs, true);
+  assert.deepEqual(r.forwarder, r.real, 'a forwarder has the name and length of its function');
+  assert.equal(r.format, 'toolresult', 'a forwarder calls its function');
+});
