@@ -17,59 +17,49 @@ use std::sync::LazyLock;
 struct Rfc4648 {
     /// Bits per symbol: 4, 5 or 6.
     bits: u32,
-    /// The symbol's value, for a byte of the alphabet.
-    value: fn(u8) -> Option<u8>,
+    /// Each byte's symbol value; `INVALID` for a byte outside the alphabet.
+    values: &'static [u8; 256],
     padded: bool,
+}
+
+const INVALID: u8 = 0xff;
+
+/// The value table of `alphabet` (symbol `i` is `alphabet[i]`).
+const fn values(alphabet: &[u8]) -> [u8; 256] {
+    let mut table = [INVALID; 256];
+    let mut i = 0;
+    while i < alphabet.len() {
+        table[alphabet[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
 }
 
 const BASE64: Rfc4648 = Rfc4648 {
     bits: 6,
-    value: |byte| base64_value(byte, b'+', b'/'),
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
     padded: true,
 };
 const BASE64URL: Rfc4648 = Rfc4648 {
     bits: 6,
-    value: |byte| base64_value(byte, b'-', b'_'),
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"),
     padded: true,
 };
 const BASE32: Rfc4648 = Rfc4648 {
     bits: 5,
-    value: |byte| match byte {
-        b'A'..=b'Z' => Some(byte - b'A'),
-        b'2'..=b'7' => Some(byte - b'2' + 26),
-        _ => None,
-    },
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
     padded: true,
 };
 const BASE32HEX: Rfc4648 = Rfc4648 {
     bits: 5,
-    value: |byte| match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'A'..=b'V' => Some(byte - b'A' + 10),
-        _ => None,
-    },
+    values: &values(b"0123456789ABCDEFGHIJKLMNOPQRSTUV"),
     padded: true,
 };
 const HEXUPPER: Rfc4648 = Rfc4648 {
     bits: 4,
-    value: |byte| match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'A'..=b'F' => Some(byte - b'A' + 10),
-        _ => None,
-    },
+    values: &values(b"0123456789ABCDEF"),
     padded: false,
 };
-
-fn base64_value(byte: u8, plus: u8, slash: u8) -> Option<u8> {
-    match byte {
-        b'A'..=b'Z' => Some(byte - b'A'),
-        b'a'..=b'z' => Some(byte - b'a' + 26),
-        b'0'..=b'9' => Some(byte - b'0' + 52),
-        _ if byte == plus => Some(62),
-        _ if byte == slash => Some(63),
-        _ => None,
-    }
-}
 
 impl Rfc4648 {
     fn decode(&self, input: &[u8]) -> Result<Vec<u8>, ()> {
@@ -103,7 +93,11 @@ impl Rfc4648 {
         let mut acc: u32 = 0;
         let mut held: u32 = 0;
         for &byte in symbols {
-            acc = (acc << bits) | u32::from((self.value)(byte).ok_or(())?);
+            let value = self.values[usize::from(byte)];
+            if value == INVALID {
+                return Err(());
+            }
+            acc = (acc << bits) | u32::from(value);
             held += bits;
             if held >= 8 {
                 held -= 8;
