@@ -3,8 +3,129 @@
 
 use crate::error::ValidationError;
 use ahash::AHashMap;
-use data_encoding::{BASE32, BASE32HEX, BASE64, BASE64URL, HEXUPPER};
 use std::sync::LazyLock;
+
+// PATCH 9: the five RFC 4648 decoders this module needs, in place of
+// `data-encoding`'s generic `Encoding` (`BASE64`, `BASE64URL`, `BASE32`,
+// `BASE32HEX`, `HEXUPPER`), whose decoder is 40 KB of wasm. The same inputs are
+// accepted with the same bytes out: symbols of the alphabet only, most
+// significant bit first; with padding, the input is whole blocks (4 symbols
+// for base64, 8 for base32), each block's `=`s only at its end, leaving a
+// length a block can end with, and the last symbol's unused bits zero (a
+// padded block may be followed by further blocks, as `data-encoding` allows);
+// base16 has no padding and takes an even number of symbols.
+struct Rfc4648 {
+    /// Bits per symbol: 4, 5 or 6.
+    bits: u32,
+    /// Each byte's symbol value; `INVALID` for a byte outside the alphabet.
+    values: &'static [u8; 256],
+    padded: bool,
+}
+
+const INVALID: u8 = 0xff;
+
+/// The value table of `alphabet` (symbol `i` is `alphabet[i]`).
+const fn values(alphabet: &[u8]) -> [u8; 256] {
+    let mut table = [INVALID; 256];
+    let mut i = 0;
+    while i < alphabet.len() {
+        table[alphabet[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+}
+
+const BASE64: Rfc4648 = Rfc4648 {
+    bits: 6,
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"),
+    padded: true,
+};
+const BASE64URL: Rfc4648 = Rfc4648 {
+    bits: 6,
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"),
+    padded: true,
+};
+const BASE32: Rfc4648 = Rfc4648 {
+    bits: 5,
+    values: &values(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
+    padded: true,
+};
+const BASE32HEX: Rfc4648 = Rfc4648 {
+    bits: 5,
+    values: &values(b"0123456789ABCDEFGHIJKLMNOPQRSTUV"),
+    padded: true,
+};
+const HEXUPPER: Rfc4648 = Rfc4648 {
+    bits: 4,
+    values: &values(b"0123456789ABCDEF"),
+    padded: false,
+};
+
+impl Rfc4648 {
+    fn decode(&self, input: &[u8]) -> Result<Vec<u8>, ()> {
+        let bits = self.bits as usize;
+        let mut output = Vec::with_capacity(input.len() * bits / 8);
+        if !self.padded {
+            return self
+                .decode_symbols(input, &mut output)
+                .map(|()| output);
+        }
+        // Symbols per block: the least count whose bits fill whole bytes.
+        let block = if bits == 6 { 4 } else { 8 };
+        if input.len() % block != 0 {
+            return Err(());
+        }
+        for chunk in input.chunks(block) {
+            let symbols = chunk.len() - chunk.iter().rev().take_while(|&&b| b == b'=').count();
+            self.decode_symbols(&chunk[..symbols], &mut output)?;
+        }
+        Ok(output)
+    }
+
+    /// Appends the bytes of `symbols`: a length whose leftover bits are fewer
+    /// than one symbol's, and those bits zero.
+    fn decode_symbols(&self, symbols: &[u8], output: &mut Vec<u8>) -> Result<(), ()> {
+        let bits = self.bits;
+        let total = bits as usize * symbols.len();
+        if symbols.is_empty() && self.padded || total % 8 >= bits as usize {
+            return Err(());
+        }
+        let mut acc: u32 = 0;
+        let mut held: u32 = 0;
+        for &byte in symbols {
+            let value = self.values[usize::from(byte)];
+            if value == INVALID {
+                return Err(());
+            }
+            acc = (acc << bits) | u32::from(value);
+            held += bits;
+            if held >= 8 {
+                held -= 8;
+                output.push((acc >> held) as u8);
+                acc &= (1 << held) - 1;
+            }
+        }
+        if acc != 0 {
+            return Err(());
+        }
+        Ok(())
+    }
+}
+
+/// `s.to_uppercase()` where that leaves base16 symbols: the ASCII letters
+/// upper-cased, U+FB00 (ﬀ) as "FF" (the one other character that upper-cases
+/// to hex digits alone), and everything else kept, which is not a symbol
+/// either way (PATCH 9: `str::to_uppercase` links the Unicode case tables).
+fn hex_uppercase(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\u{fb00}' => out.push_str("FF"),
+            _ => out.push(c.to_ascii_uppercase()),
+        }
+    }
+    out
+}
 
 pub(crate) type ContentEncodingCheckType = fn(&str) -> bool;
 pub(crate) type ContentEncodingConverterType =
@@ -67,7 +188,7 @@ pub fn from_base32hex(instance_string: &str) -> Result<Option<String>, Validatio
 pub fn is_base16(instance_string: &str) -> bool {
     HEXUPPER.decode(instance_string.as_bytes()).is_ok()
         || HEXUPPER
-            .decode(instance_string.to_uppercase().as_bytes())
+            .decode(hex_uppercase(instance_string).as_bytes())
             .is_ok()
 }
 
@@ -75,7 +196,7 @@ pub fn from_base16(instance_string: &str) -> Result<Option<String>, ValidationEr
     // Base16 is case-insensitive per RFC 4648
     let result = HEXUPPER
         .decode(instance_string.as_bytes())
-        .or_else(|_| HEXUPPER.decode(instance_string.to_uppercase().as_bytes()));
+        .or_else(|()| HEXUPPER.decode(hex_uppercase(instance_string).as_bytes()));
     match result {
         Ok(value) => Ok(Some(String::from_utf8(value)?)),
         Err(_) => Ok(None),

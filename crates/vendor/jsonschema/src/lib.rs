@@ -1,6 +1,8 @@
 #![allow(clippy::unnecessary_wraps)]
 // Runtime helpers stay `pub` for the macros-gated `__private` re-exports; without `macros` they are crate-internal.
 #![cfg_attr(not(feature = "macros"), allow(unreachable_pub))]
+// PATCH 6: without `evaluate`, the evaluation helpers and their imports are unused.
+#![cfg_attr(not(feature = "evaluate"), allow(dead_code, unused_imports))]
 //! A high-performance JSON Schema validator for Rust.
 //!
 //! - 📚 Support for popular JSON Schema drafts
@@ -1081,7 +1083,9 @@ compile_error!(
 pub(crate) mod bundler;
 pub mod canonical;
 pub(crate) mod compiler;
-mod content_encoding;
+// PATCH 9: reachable for tests that compare the decoders with `data-encoding`.
+#[doc(hidden)]
+pub mod content_encoding;
 mod content_media_type;
 pub(crate) mod dereferencer;
 pub mod error;
@@ -1449,6 +1453,7 @@ pub fn validate<'i>(schema: &Value, instance: &'i Value) -> Result<(), Validatio
         .validate(instance)
 }
 
+#[cfg(feature = "evaluate")] // PATCH 6
 /// Evaluate `instance` against `schema` and return structured validation output. Draft is detected automatically.
 ///
 /// Returns an [`Evaluation`] containing detailed validation results in JSON Schema Output v1 format,

@@ -355,6 +355,7 @@ impl<F: Json> Validate<F> for PendingSchemaNode<F> {
         ctx.exit(target.node_id(), identity);
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -365,6 +366,7 @@ impl<F: Json> Validate<F> for PendingSchemaNode<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -527,6 +529,7 @@ impl<F: Json> SchemaNode<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     pub(crate) fn evaluate_instance(
         &self,
         instance: &F::Node<'_>,
@@ -538,6 +541,7 @@ impl<F: Json> SchemaNode<F> {
         self.evaluate_instance_at(instance, location, &instance_location, tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// [`Self::evaluate_instance`] for a position one segment below the one being evaluated.
     ///
     /// Renders from the location already on the context instead of walking the chain again.
@@ -556,6 +560,7 @@ impl<F: Json> SchemaNode<F> {
         self.evaluate_instance_at(instance, location, &instance_location, tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// [`Self::evaluate_instance`] for a caller that already rendered this instance position.
     pub(crate) fn evaluate_instance_at(
         &self,
@@ -604,6 +609,7 @@ impl<F: Json> SchemaNode<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// Helper function to evaluate subschemas which already know their locations.
     fn evaluate_subschemas<'a, 'i, I>(
         instance: &F::Node<'i>,
@@ -630,6 +636,7 @@ impl<F: Json> SchemaNode<F> {
         Self::keyword_result(children, invalid, annotations)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// Evaluates the node's keywords, reporting `absorbed` beside them in priority order.
     ///
     /// Kept out of line so the common path in `evaluate_at` compiles as without it.
@@ -683,6 +690,7 @@ impl<F: Json> SchemaNode<F> {
         Self::keyword_result(children, invalid, annotations)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn keyword_result(
         children: ChildList,
         invalid: bool,
@@ -702,6 +710,7 @@ impl<F: Json> SchemaNode<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// Pushes the output unit of each subschema onto `children`; returns whether any failed.
     #[allow(clippy::inline_always)]
     #[inline(always)]
@@ -932,6 +941,7 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -942,6 +952,7 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
         self.evaluate_at(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -954,6 +965,7 @@ impl<F: Json> Validate<F> for SchemaNode<F> {
     }
 }
 
+#[cfg(feature = "evaluate")] // PATCH 6
 impl<F: Json> SchemaNode<F> {
     /// `evaluate` with the instance location already built.
     fn evaluate_at(

@@ -196,6 +196,46 @@ impl<F: Json> PropertiesValidatorsMap<F> for BigValidatorsMap<F> {
     }
 }
 
+// PATCH 7: one map type for the keyword validators. Each validator that looks
+// properties up is generic over its map; instantiating it for both the linear
+// `SmallValidatorsMap` and the hashed `BigValidatorsMap` compiled every such
+// validator twice. The choice by size stays, one branch per lookup.
+/// The validators of `properties`, scanned linearly when there are few, hashed otherwise.
+pub(crate) enum PropertiesMap<F: Json = SerdeJson> {
+    Small(SmallValidatorsMap<F>),
+    Big(BigValidatorsMap<F>),
+}
+
+impl<F: Json> PropertiesValidatorsMap<F> for PropertiesMap<F> {
+    #[inline]
+    fn get_validator(&self, property: &str) -> Option<&SchemaNode<F>> {
+        match self {
+            PropertiesMap::Small(map) => map.get_validator(property),
+            PropertiesMap::Big(map) => map.get_validator(property),
+        }
+    }
+
+    #[inline]
+    fn get_key_validator(&self, property: &str) -> Option<(&str, &SchemaNode<F>)> {
+        match self {
+            PropertiesMap::Small(map) => map.get_key_validator(property),
+            PropertiesMap::Big(map) => map.get_key_validator(property),
+        }
+    }
+}
+
+/// `compile_small_map` below `HASHMAP_THRESHOLD` properties, `compile_big_map` from it on.
+pub(crate) fn compile_map<'a, F: Json>(
+    ctx: &compiler::Context<F>,
+    map: &'a Map<String, Value>,
+) -> Result<PropertiesMap<F>, ValidationError<'a>> {
+    Ok(if map.len() < HASHMAP_THRESHOLD {
+        PropertiesMap::Small(compile_small_map(ctx, map)?)
+    } else {
+        PropertiesMap::Big(compile_big_map(ctx, map)?)
+    })
+}
+
 pub(crate) fn compile_small_map<'a, F: Json>(
     ctx: &compiler::Context<F>,
     map: &'a Map<String, Value>,
@@ -318,15 +358,10 @@ pub(crate) fn compile_regex_patterns<'a, F: Json>(
 macro_rules! compile_dynamic_prop_map_validator {
     ($validator:tt, $properties:ident, $ctx:expr, $( $arg:expr ),* $(,)*) => {{
         if let Value::Object(map) = $properties {
-            if map.len() < HASHMAP_THRESHOLD {
-                Some($validator::<SmallValidatorsMap<F>>::compile(
-                    map, $ctx, $($arg, )*
-                ))
-            } else {
-                Some($validator::<BigValidatorsMap<F>>::compile(
-                    map, $ctx, $($arg, )*
-                ))
-            }
+            // PATCH 7: one instantiation, `PropertiesMap` picks by size.
+            Some($validator::<PropertiesMap<F>>::compile(
+                map, $ctx, $($arg, )*
+            ))
         } else {
             let location = $ctx.location().clone();
             Some(Err(ValidationError::compile_error(

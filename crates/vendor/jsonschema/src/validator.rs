@@ -363,6 +363,7 @@ pub(crate) trait Validate<F: Json = SerdeJson>: Send + Sync {
     /// Rendering a JSON Pointer walks the whole location chain, and every schema node at one
     /// instance position renders the same one. Implementors that stay at that position should
     /// forward `instance_location` instead of rebuilding it.
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -375,6 +376,7 @@ pub(crate) trait Validate<F: Json = SerdeJson>: Send + Sync {
         self.evaluate(instance, location, tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -716,6 +718,7 @@ impl<F: Json> Validator<F> {
     /// Evaluate the schema and expose structured output formats.
     #[must_use]
     #[inline]
+    #[cfg(feature = "evaluate")] // PATCH 6
     pub fn evaluate(&self, instance: F::Node<'_>) -> Evaluation {
         let mut ctx = ValidationContext::new();
         let root = self

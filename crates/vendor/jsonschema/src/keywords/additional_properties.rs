@@ -17,10 +17,9 @@ use crate::{
     options::PatternEngineOptions,
     paths::{LazyLocation, Location, RefTracker},
     properties::{
-        are_properties_valid, compile_big_map, compile_dynamic_prop_map_validator,
-        compile_fancy_regex_patterns, compile_small_map, BigValidatorsMap,
-        CompiledPattern, PropertiesValidatorsMap, PropertyPattern, SmallValidatorsMap,
-        HASHMAP_THRESHOLD,
+        are_properties_valid, compile_dynamic_prop_map_validator, compile_fancy_regex_patterns,
+        compile_map, CompiledPattern, PropertiesMap, PropertiesValidatorsMap,
+        PropertyPattern, // PATCH 7
     },
     regex::RegexEngine,
     types::JsonType,
@@ -110,6 +109,7 @@ impl<F: Json> Validate<F> for AdditionalPropertiesValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -215,26 +215,15 @@ pub(crate) struct AdditionalPropertiesNotEmptyFalseValidator<M> {
     properties: M,
     location: Location,
 }
-impl<F: Json> AdditionalPropertiesNotEmptyFalseValidator<SmallValidatorsMap<F>> {
+// PATCH 7: one `compile` for `PropertiesMap` instead of one per map type.
+impl<F: Json> AdditionalPropertiesNotEmptyFalseValidator<PropertiesMap<F>> {
     #[inline]
     pub(crate) fn compile<'a>(
         map: &'a Map<String, Value>,
         ctx: &compiler::Context<F>,
     ) -> CompilationResult<'a, F> {
         Ok(Box::new(AdditionalPropertiesNotEmptyFalseValidator {
-            properties: compile_small_map(ctx, map)?,
-            location: ctx.location().join("additionalProperties"),
-        }))
-    }
-}
-impl<F: Json> AdditionalPropertiesNotEmptyFalseValidator<BigValidatorsMap<F>> {
-    #[inline]
-    pub(crate) fn compile<'a>(
-        map: &'a Map<String, Value>,
-        ctx: &compiler::Context<F>,
-    ) -> CompilationResult<'a, F> {
-        Ok(Box::new(AdditionalPropertiesNotEmptyFalseValidator {
-            properties: compile_big_map(ctx, map)?,
+            properties: compile_map(ctx, map)?,
             location: ctx.location().join("additionalProperties"),
         }))
     }
@@ -305,6 +294,7 @@ impl<F: Json, M: PropertiesValidatorsMap<F>> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -390,7 +380,8 @@ impl<M> AdditionalPropertiesNotEmptyFalseWithRequired1Validator<M> {
         .with_absolute_keyword_location(self.required_absolute_location.clone())
     }
 }
-impl<F: Json> AdditionalPropertiesNotEmptyFalseWithRequired1Validator<SmallValidatorsMap<F>> {
+// PATCH 7: one `compile` for `PropertiesMap` instead of one per map type.
+impl<F: Json> AdditionalPropertiesNotEmptyFalseWithRequired1Validator<PropertiesMap<F>> {
     #[inline]
     pub(crate) fn compile<'a>(
         map: &'a Map<String, Value>,
@@ -399,23 +390,7 @@ impl<F: Json> AdditionalPropertiesNotEmptyFalseWithRequired1Validator<SmallValid
     ) -> CompilationResult<'a, F> {
         Ok(Box::new(
             AdditionalPropertiesNotEmptyFalseWithRequired1Validator::new(
-                compile_small_map(ctx, map)?,
-                ctx,
-                required,
-            ),
-        ))
-    }
-}
-impl<F: Json> AdditionalPropertiesNotEmptyFalseWithRequired1Validator<BigValidatorsMap<F>> {
-    #[inline]
-    pub(crate) fn compile<'a>(
-        map: &'a Map<String, Value>,
-        ctx: &compiler::Context<F>,
-        required: String,
-    ) -> CompilationResult<'a, F> {
-        Ok(Box::new(
-            AdditionalPropertiesNotEmptyFalseWithRequired1Validator::new(
-                compile_big_map(ctx, map)?,
+                compile_map(ctx, map)?,
                 ctx,
                 required,
             ),
@@ -527,6 +502,7 @@ impl<F: Json, M: PropertiesValidatorsMap<F>> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -610,7 +586,8 @@ pub(crate) struct AdditionalPropertiesNotEmptyValidator<M, F: Json = SerdeJson> 
     node: SchemaNode<F>,
     properties: M,
 }
-impl<F: Json> AdditionalPropertiesNotEmptyValidator<SmallValidatorsMap<F>> {
+// PATCH 7: one `compile` for `PropertiesMap` instead of one per map type.
+impl<F: Json> AdditionalPropertiesNotEmptyValidator<PropertiesMap<F>> {
     #[inline]
     pub(crate) fn compile<'a>(
         map: &'a Map<String, Value>,
@@ -619,21 +596,7 @@ impl<F: Json> AdditionalPropertiesNotEmptyValidator<SmallValidatorsMap<F>> {
     ) -> CompilationResult<'a, F> {
         let kctx = ctx.new_at_location("additionalProperties");
         Ok(Box::new(AdditionalPropertiesNotEmptyValidator {
-            properties: compile_small_map(ctx, map)?,
-            node: compiler::compile(&kctx, kctx.as_resource_ref(schema))?,
-        }))
-    }
-}
-impl<F: Json> AdditionalPropertiesNotEmptyValidator<BigValidatorsMap<F>> {
-    #[inline]
-    pub(crate) fn compile<'a>(
-        map: &'a Map<String, Value>,
-        ctx: &compiler::Context<F>,
-        schema: &'a Value,
-    ) -> CompilationResult<'a, F> {
-        let kctx = ctx.new_at_location("additionalProperties");
-        Ok(Box::new(AdditionalPropertiesNotEmptyValidator {
-            properties: compile_big_map(ctx, map)?,
+            properties: compile_map(ctx, map)?,
             node: compiler::compile(&kctx, kctx.as_resource_ref(schema))?,
         }))
     }
@@ -712,6 +675,7 @@ impl<F: Json, M: PropertiesValidatorsMap<F>> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -871,6 +835,7 @@ impl<F: Json, R: PropertyPattern> Validate<F> for AdditionalPropertiesWithPatter
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -1059,6 +1024,7 @@ impl<F: Json, R: PropertyPattern> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -1352,6 +1318,7 @@ impl<F: Json, M: PropertiesValidatorsMap<F>, R: PropertyPattern> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -1661,6 +1628,7 @@ impl<F: Json, M: PropertiesValidatorsMap<F>, R: PropertyPattern> Validate<F>
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -1800,25 +1768,15 @@ where
     let kctx = ctx.new_at_location("additionalProperties");
     let property_pattern_indices = precompute_property_pattern_indices(map.keys(), &patterns);
 
-    if map.len() < HASHMAP_THRESHOLD {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyValidator::<SmallValidatorsMap<F>, R, F> {
-                node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
-                properties: try_compile!(compile_small_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-            },
-        )))
-    } else {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyValidator::<BigValidatorsMap<F>, R, F> {
-                node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
-                properties: try_compile!(compile_big_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-            },
-        )))
-    }
+    // PATCH 7: one instantiation, `PropertiesMap` picks by size.
+    Some(Ok(Box::new(
+        AdditionalPropertiesWithPatternsNotEmptyValidator::<PropertiesMap<F>, R, F> {
+            node: try_compile!(compiler::compile(&kctx, kctx.as_resource_ref(schema))),
+            properties: try_compile!(compile_map(ctx, map)),
+            patterns,
+            property_pattern_indices,
+        },
+    )))
 }
 
 fn compile_pattern_non_empty_false<'a, R, F: Json>(
@@ -1832,25 +1790,15 @@ where
     let kctx = ctx.new_at_location("additionalProperties");
     let property_pattern_indices = precompute_property_pattern_indices(map.keys(), &patterns);
 
-    if map.len() < HASHMAP_THRESHOLD {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<SmallValidatorsMap<F>, R, F> {
-                properties: try_compile!(compile_small_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-                location: kctx.location().clone(),
-            },
-        )))
-    } else {
-        Some(Ok(Box::new(
-            AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<BigValidatorsMap<F>, R, F> {
-                properties: try_compile!(compile_big_map(ctx, map)),
-                patterns,
-                property_pattern_indices,
-                location: kctx.location().clone(),
-            },
-        )))
-    }
+    // PATCH 7: one instantiation, `PropertiesMap` picks by size.
+    Some(Ok(Box::new(
+        AdditionalPropertiesWithPatternsNotEmptyFalseValidator::<PropertiesMap<F>, R, F> {
+            properties: try_compile!(compile_map(ctx, map)),
+            patterns,
+            property_pattern_indices,
+            location: kctx.location().clone(),
+        },
+    )))
 }
 
 #[inline]
@@ -2034,23 +1982,14 @@ pub(crate) fn compile<'a, F: Json>(
                         if required.len() == 1 {
                             if let Some(Value::String(req)) = required.first() {
                                 if let Value::Object(map) = properties {
-                                    return if map.len() < HASHMAP_THRESHOLD {
-                                        Some(
-                                            AdditionalPropertiesNotEmptyFalseWithRequired1Validator::<
-                                                SmallValidatorsMap<F>,
-                                            >::compile(
-                                                map, ctx, req.clone()
-                                            ),
-                                        )
-                                    } else {
-                                        Some(
-                                            AdditionalPropertiesNotEmptyFalseWithRequired1Validator::<
-                                                BigValidatorsMap<F>,
-                                            >::compile(
-                                                map, ctx, req.clone()
-                                            ),
-                                        )
-                                    };
+                                    // PATCH 7: one instantiation, `PropertiesMap` picks by size.
+                                    return Some(
+                                        AdditionalPropertiesNotEmptyFalseWithRequired1Validator::<
+                                            PropertiesMap<F>,
+                                        >::compile(
+                                            map, ctx, req.clone()
+                                        ),
+                                    );
                                 }
                             }
                         }

@@ -124,6 +124,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
         ));
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -134,6 +135,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for AnyOfValidator<F, D> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -253,6 +255,7 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
         ));
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -263,6 +266,7 @@ impl<F: Json> Validate<F> for SingleAnyOfValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

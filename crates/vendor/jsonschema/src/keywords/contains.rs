@@ -96,6 +96,7 @@ impl<F: Json> Validate<F> for ContainsValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -106,6 +106,7 @@ impl<F: Json> Validate<F> for DependenciesValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -116,6 +117,7 @@ impl<F: Json> Validate<F> for DependenciesValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -254,6 +256,7 @@ impl<F: Json> Validate<F> for DependentRequiredValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -264,6 +267,7 @@ impl<F: Json> Validate<F> for DependentRequiredValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -372,6 +376,7 @@ impl<F: Json> Validate<F> for DependentSchemasValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -382,6 +387,7 @@ impl<F: Json> Validate<F> for DependentSchemasValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

@@ -1149,6 +1149,7 @@ pub fn is_valid_regex(pattern: &str) -> bool {
 /// regardless of whether the assertion passes or fails.
 macro_rules! impl_format_evaluate {
     () => {
+        #[cfg(feature = "evaluate")] // PATCH 6
         fn evaluate(
             &self,
             instance: &F::Node<'_>,
@@ -1507,6 +1508,7 @@ impl<F: Json> Validate<F> for AnnotationOnlyFormatValidator {
     ) {
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

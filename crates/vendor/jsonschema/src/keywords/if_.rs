@@ -71,6 +71,7 @@ impl<F: Json> Validate<F> for IfThenValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -81,6 +82,7 @@ impl<F: Json> Validate<F> for IfThenValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -172,6 +174,7 @@ impl<F: Json> Validate<F> for IfElseValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -182,6 +185,7 @@ impl<F: Json> Validate<F> for IfElseValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -279,6 +283,7 @@ impl<F: Json> Validate<F> for IfThenElseValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -289,6 +294,7 @@ impl<F: Json> Validate<F> for IfThenElseValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

@@ -81,6 +81,7 @@ impl<F: Json> Validate<F> for ItemsArrayValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -101,6 +102,7 @@ impl<F: Json> Validate<F> for ItemsArrayValidator<F> {
     }
 }
 
+#[cfg(feature = "evaluate")] // PATCH 6
 /// Evaluates `node` against every array element, as schema-form `items` does.
 fn evaluate_each_item<F: Json>(
     node: &SchemaNode<F>,
@@ -183,6 +185,7 @@ impl<F: Json> Validate<F> for ItemsObjectValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -267,6 +270,7 @@ impl<F: Json> Validate<F> for ItemsObjectSkipPrefixValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -421,6 +425,7 @@ impl<T: ItemType> ItemsTypeValidator<T> {
 }
 
 impl<T: ItemType, F: Json> ItemsTypeValidator<T, F> {
+    #[cfg(feature = "evaluate")] // PATCH 6
     /// The node `SchemaNode::evaluate_instance_below` builds for the subschema at one element.
     fn evaluate_item(
         &self,
@@ -567,6 +572,7 @@ impl<T: ItemType, F: Json> Validate<F> for ItemsTypeValidator<T, F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -950,6 +956,7 @@ impl<F: Json> Validate<F> for ArrayShapeValidator<F> {
 
     /// Evaluates `items` alone: the schema node reports the [`AbsorbedKeywords`] as their own
     /// units, as they would be without the fusion.
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -61,6 +61,7 @@ impl<F: Json> Validate<F> for MaxPropertiesValidator {
         Ok(())
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -50,6 +50,7 @@ impl<F: Json> Validate<F> for MinLengthValidator {
         Ok(())
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -152,6 +153,7 @@ impl<F: Json> Validate<F> for LengthRangeValidator {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

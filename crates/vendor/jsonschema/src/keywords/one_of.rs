@@ -162,6 +162,7 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -172,6 +173,7 @@ impl<F: Json> Validate<F> for SingleOneOfValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -237,6 +239,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -247,6 +250,7 @@ impl<F: Json, D: Dispatch<F>> Validate<F> for OneOfValidator<F, D> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

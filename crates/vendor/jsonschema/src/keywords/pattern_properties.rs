@@ -83,6 +83,7 @@ impl<F: Json, R: RegexEngine> Validate<F> for PatternPropertiesValidator<R, F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -186,6 +187,7 @@ impl<F: Json, R: RegexEngine> Validate<F> for SingleValuePatternPropertiesValida
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

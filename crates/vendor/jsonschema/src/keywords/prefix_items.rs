@@ -79,6 +79,7 @@ impl<F: Json> Validate<F> for PrefixItemsValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

@@ -106,6 +106,7 @@ impl<F: Json> Validate<F> for PropertyNamesObjectValidator<F> {
         }
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

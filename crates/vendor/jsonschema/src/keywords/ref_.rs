@@ -59,6 +59,7 @@ impl<F: Json> Validate<F> for RefValidator<F> {
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -69,6 +70,7 @@ impl<F: Json> Validate<F> for RefValidator<F> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,
@@ -136,6 +138,7 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
             .collect_errors(instance, location, Some(&child_tracker), ctx, errors);
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -146,6 +149,7 @@ impl<F: Json, T: Validate<F>> Validate<F> for DirectRefValidator<T> {
         self.evaluate_with_location(instance, location, &location.into(), tracker, ctx)
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate_with_location(
         &self,
         instance: &F::Node<'_>,

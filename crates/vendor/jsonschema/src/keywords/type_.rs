@@ -80,6 +80,7 @@ impl<F: Json> Validate<F> for MultipleTypesValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -130,6 +131,7 @@ impl<F: Json> Validate<F> for NullTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -182,6 +184,7 @@ impl<F: Json> Validate<F> for BooleanTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -235,6 +238,7 @@ impl<F: Json> Validate<F> for StringTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -288,6 +292,7 @@ impl<F: Json> Validate<F> for ArrayTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -340,6 +345,7 @@ impl<F: Json> Validate<F> for ObjectTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -392,6 +398,7 @@ impl<F: Json> Validate<F> for NumberTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
@@ -448,6 +455,7 @@ impl<F: Json> Validate<F> for IntegerTypeValidator {
             ))
         }
     }
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

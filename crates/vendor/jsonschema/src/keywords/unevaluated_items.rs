@@ -807,6 +807,7 @@ impl<F: Json> Validate<F> for UnevaluatedItemsValidator<F> {
         Ok(())
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,

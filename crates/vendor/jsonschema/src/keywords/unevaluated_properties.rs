@@ -1016,6 +1016,7 @@ impl<F: Json> Validate<F> for UnevaluatedPropertiesValidator<F> {
         true
     }
 
+    #[cfg(feature = "evaluate")] // PATCH 6
     fn evaluate(
         &self,
         instance: &F::Node<'_>,
