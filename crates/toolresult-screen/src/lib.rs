@@ -299,8 +299,9 @@ pub struct Screener {
     skeleton: skeleton::Skeleton,
     /// The rules run (`tiers` has `rules`).
     rules: bool,
-    /// The model runs (`tiers` has `model` and `policy_change` is screened).
-    model: bool,
+    /// The model's weights, when it runs (`tiers` has `model` and
+    /// `policy_change` is screened).
+    model: Option<model::Weights>,
 }
 
 impl Screener {
@@ -314,7 +315,7 @@ impl Screener {
             keywords: Keywords::new(),
             skeleton: skeleton::Skeleton::new(),
             rules,
-            model,
+            model: model.then(model::Weights::new),
         }
     }
 
@@ -433,7 +434,7 @@ impl Screener {
         if secrets_on {
             secrets::scan_found(text, &found, &mut hits);
         }
-        let wants_text = self.model
+        let wants_text = self.model.is_some()
             || self.rules
                 && (on(ScreenCategory::ExecutablePayload)
                     || on(ScreenCategory::PolicyChange)
@@ -480,8 +481,8 @@ impl Screener {
             instructions::scan(text, found, hits);
             self.skeleton.scan(text, hits);
         }
-        if self.model {
-            model::scan(text, hits);
+        if let Some(weights) = &self.model {
+            model::scan(weights, text, hits);
         }
         if depth < 2 {
             for layer in decode::layers(text) {

@@ -19,6 +19,8 @@
 //! computes the same features, and `tests/fixtures/screen-model/vectors.json`
 //! holds both to the same hashes.
 
+use alloc::boxed::Box;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::model_params::{DECISION, WEIGHTS_LEN};
@@ -27,22 +29,87 @@ use super::{Hit, ScreenCategory};
 /// The rule id of a model finding.
 pub(crate) const RULE: &str = "learned-instruction";
 
-/// The int8 weights as generated (two's complement).
+/// The int8 weights as generated (two's complement). Only the tests read
+/// them at run time: the module holds the sparse form below.
 const RAW_WEIGHTS: &[u8; WEIGHTS_LEN] = include_bytes!("model_weights.bin");
 
-/// The weights stored offset by 128 (`w + 128`, the int8 byte with its top
-/// bit flipped): most weights are zero, and a table of zeros would be cut
-/// into many data segments by the wasm optimiser (which skips runs of zero
-/// bytes), which gzip compresses worse than the bytes themselves.
-static WEIGHTS: [u8; WEIGHTS_LEN] = {
-    let mut t = [0u8; WEIGHTS_LEN];
+/// How many weights are not zero (about one in six).
+const NONZERO: usize = {
+    let mut n = 0;
     let mut i = 0;
     while i < WEIGHTS_LEN {
-        t[i] = RAW_WEIGHTS[i] ^ 0x80;
+        if RAW_WEIGHTS[i] != 0 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The weights as the module stores them: one bit per slot (bit `i % 8` of
+/// byte `i / 8` is set when weight `i` is not zero) followed by the weights
+/// that are not zero, in slot order. Built from `model_weights.bin` at
+/// compile time; 40 KB instead of 128 KiB, and ~3 KB less gzip than the
+/// table itself. [`Weights::new`] decodes it into the table.
+static SPARSE: [u8; WEIGHTS_LEN / 8 + NONZERO] = {
+    let mut t = [0u8; WEIGHTS_LEN / 8 + NONZERO];
+    let mut k = WEIGHTS_LEN / 8;
+    let mut i = 0;
+    while i < WEIGHTS_LEN {
+        if RAW_WEIGHTS[i] != 0 {
+            t[i / 8] |= 1 << (i % 8);
+            t[k] = RAW_WEIGHTS[i];
+            k += 1;
+        }
         i += 1;
     }
     t
 };
+
+/// The table of 2^17 int8 weights, decoded once per [`crate::Screener`] that
+/// runs the model and shared by its clones.
+#[derive(Clone)]
+pub(crate) struct Weights(Arc<[i8; WEIGHTS_LEN]>);
+
+impl Weights {
+    /// Decodes [`SPARSE`] into the table.
+    pub(crate) fn new() -> Self {
+        let (present, values) = SPARSE.split_at(WEIGHTS_LEN / 8);
+        let mut table: Box<[i8; WEIGHTS_LEN]> = alloc::vec![0i8; WEIGHTS_LEN]
+            .into_boxed_slice()
+            .try_into()
+            .expect("WEIGHTS_LEN weights");
+        let mut values = values.iter();
+        for (byte, &bits) in present.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let slot = byte * 8 + bits.trailing_zeros() as usize;
+                table[slot] = values.next().map_or(0, |&w| w as i8);
+                bits &= bits - 1;
+            }
+        }
+        Weights(Arc::from(table))
+    }
+
+    #[cfg(test)]
+    fn get(&self, slot: usize) -> i32 {
+        weight(&self.0, slot)
+    }
+}
+
+/// The table, as the hot loops read it.
+type Table = [i8; WEIGHTS_LEN];
+
+#[inline]
+fn weight(w: &Table, slot: usize) -> i32 {
+    i32::from(w[slot & (WEIGHTS_LEN - 1)])
+}
+
+impl core::fmt::Debug for Weights {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Weights")
+    }
+}
 
 const BITS: u32 = 17;
 const SEED_WORD: u32 = 0x050C_5D1F;
@@ -247,11 +314,6 @@ impl Window {
     }
 }
 
-#[inline]
-fn weight(slot: usize) -> i32 {
-    i32::from(WEIGHTS[slot & (WEIGHTS_LEN - 1)]) - 128
-}
-
 /// A word seen before in the string, with the sum of its own features'
 /// weights (its character n-grams and itself, which do not depend on its
 /// neighbours): tool output repeats its words. Exact: the bytes are compared.
@@ -268,31 +330,31 @@ const CACHED_WORD: usize = 16;
 
 /// The weights of a padded word's n-grams and of the word itself.
 #[inline]
-fn word_sum(padded: &[u8], u: u32) -> (i32, u32) {
+fn word_sum(w: &Table, padded: &[u8], u: u32) -> (i32, u32) {
     let mut sum = 0i32;
     let mut packed: u64 = 0;
     for (j, &b) in padded.iter().enumerate() {
         packed = ((packed << 8) | u64::from(b)) & 0xFF_FFFF_FFFF;
         if j >= 2 {
-            sum += weight(slot64((packed & 0xFF_FFFF) | 3 << 40, NGRAM_MIX));
+            sum += weight(w, slot64((packed & 0xFF_FFFF) | 3 << 40, NGRAM_MIX));
         }
         if j >= 3 {
-            sum += weight(slot64((packed & 0xFFFF_FFFF) | 4 << 40, NGRAM_MIX));
+            sum += weight(w, slot64((packed & 0xFFFF_FFFF) | 4 << 40, NGRAM_MIX));
         }
         if j >= 4 {
-            sum += weight(slot64(packed | 5 << 40, NGRAM_MIX));
+            sum += weight(w, slot64(packed | 5 << 40, NGRAM_MIX));
         }
     }
     // (len + 2) - 2 trigrams, - 3 four-grams, - 4 five-grams; and the word.
     let l = padded.len() as u32;
     let n = l.saturating_sub(2) + l.saturating_sub(3) + l.saturating_sub(4) + 1;
-    (sum + weight(slot(u)), n)
+    (sum + weight(w, slot(u)), n)
 }
 
 /// The sum of the weights of a segment's features and their number: what
 /// [`segment_features`] emits, summed, with words looked up in `cache`
 /// (direct-mapped by the word's hash; empty for no cache).
-fn segment_sum(seg: &[u8], cache: &mut [Cached]) -> (i32, u32) {
+fn segment_sum(w: &Table, seg: &[u8], cache: &mut [Cached]) -> (i32, u32) {
     let mut sum = 0i32;
     let mut count = 0u32;
     let mut prev: Option<u32> = None;
@@ -312,10 +374,10 @@ fn segment_sum(seg: &[u8], cache: &mut [Cached]) -> (i32, u32) {
         let u = if len > MAX_WORD {
             let u = fnv(SEED_WORD, LONG_WORD);
             if !recent.repeats(u) {
-                sum += weight(slot(u));
+                sum += weight(w, slot(u));
                 count += 1;
                 if let Some(p) = prev {
-                    sum += weight(slot64(u64::from(p) << 32 | u64::from(u), PAIR_MIX));
+                    sum += weight(w, slot64(u64::from(p) << 32 | u64::from(u), PAIR_MIX));
                     count += 1;
                 }
             }
@@ -335,7 +397,7 @@ fn segment_sum(seg: &[u8], cache: &mut [Cached]) -> (i32, u32) {
                     if usize::from(e.len) == len && &e.bytes[..len] == word {
                         (e.sum, u32::from(e.n))
                     } else {
-                        let (ws, wn) = word_sum(&padded[..len + 2], u);
+                        let (ws, wn) = word_sum(w, &padded[..len + 2], u);
                         e.len = len as u8;
                         e.bytes[..len].copy_from_slice(word);
                         e.sum = ws;
@@ -343,12 +405,12 @@ fn segment_sum(seg: &[u8], cache: &mut [Cached]) -> (i32, u32) {
                         (ws, wn)
                     }
                 } else {
-                    word_sum(&padded[..len + 2], u)
+                    word_sum(w, &padded[..len + 2], u)
                 };
                 sum += ws;
                 count += wn;
                 if let Some(p) = prev {
-                    sum += weight(slot64(u64::from(p) << 32 | u64::from(u), PAIR_MIX));
+                    sum += weight(w, slot64(u64::from(p) << 32 | u64::from(u), PAIR_MIX));
                     count += 1;
                 }
             }
@@ -367,7 +429,8 @@ const CACHE_FROM: usize = 256;
 /// hit spanning that window. A segment with three or more words in
 /// leetspeak is also read as letters (`Ign0r3 4ll` → `Ignore all`, byte for
 /// byte), and counts as whichever reading scores higher.
-pub(crate) fn scan(text: &str, hits: &mut Vec<Hit>) {
+pub(crate) fn scan(weights: &Weights, text: &str, hits: &mut Vec<Hit>) {
+    let w: &Table = &weights.0;
     let b = text.as_bytes();
     let mut best: Option<Window> = None;
     let mut prev: Option<Window> = None;
@@ -385,7 +448,7 @@ pub(crate) fn scan(text: &str, hits: &mut Vec<Hit>) {
     };
     segments(b, |start, end| {
         let seg = &b[start..end];
-        let (mut sum, mut n) = segment_sum(seg, &mut cache);
+        let (mut sum, mut n) = segment_sum(w, seg, &mut cache);
         if n == 0 {
             return;
         }
@@ -393,7 +456,7 @@ pub(crate) fn scan(text: &str, hits: &mut Vec<Hit>) {
             letters.clear();
             letters.extend_from_slice(seg);
             leet_words(seg, Some(&mut letters));
-            let (ls, ln) = segment_sum(&letters, &mut cache);
+            let (ls, ln) = segment_sum(w, &letters, &mut cache);
             let read = Window {
                 start,
                 end,
@@ -536,15 +599,16 @@ mod tests {
             + &"x".repeat(80);
         let b = text.as_bytes();
         let mut cache = alloc::vec![Cached::default(); 64];
+        let w = Weights::new();
         let mut segs = 0;
         segments(b, |start, end| {
             let (mut sum, mut n) = (0i32, 0u32);
             segment_features(&b[start..end], |s| {
-                sum += weight(s);
+                sum += w.get(s);
                 n += 1;
             });
-            assert_eq!(segment_sum(&b[start..end], &mut cache), (sum, n));
-            assert_eq!(segment_sum(&b[start..end], &mut []), (sum, n));
+            assert_eq!(segment_sum(&w.0, &b[start..end], &mut cache), (sum, n));
+            assert_eq!(segment_sum(&w.0, &b[start..end], &mut []), (sum, n));
             segs += 1;
         });
         assert!(segs > 100);
@@ -554,7 +618,10 @@ mod tests {
     fn the_weights_are_the_generated_ones() {
         use sha2::{Digest, Sha256};
         let digest = Sha256::digest(RAW_WEIGHTS.as_slice());
-        assert!((0..WEIGHTS_LEN).all(|i| weight(i) == i32::from(RAW_WEIGHTS[i] as i8)));
+        // The sparse form decodes to exactly the generated table.
+        let w = Weights::new();
+        assert!((0..WEIGHTS_LEN).all(|i| w.get(i) == i32::from(RAW_WEIGHTS[i] as i8)));
+        assert_eq!(NONZERO, RAW_WEIGHTS.iter().filter(|&&b| b != 0).count());
         let hex: String = digest.iter().map(|b| alloc::format!("{b:02x}")).collect();
         assert_eq!(hex, super::super::model_params::WEIGHTS_SHA256.to_string());
     }
