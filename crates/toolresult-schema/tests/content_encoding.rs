@@ -38,19 +38,11 @@ fn compare(
     assert_eq!(got.as_ref(), expected, "{name} conversion of {text:?}");
 }
 
-struct Rng(u64);
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
+fn pick<'a>(rng: &mut Rng, items: &'a [&'a str]) -> &'a str {
+    items[(rng.next() % items.len() as u64) as usize]
 }
 
 /// Strings of `symbols`, mostly of whole blocks, with `=` runs at block ends
@@ -87,7 +79,7 @@ fn strings(rng: &mut Rng, symbols: &str, block: usize, count: usize) -> Vec<Stri
                 .map(|(i, _)| i)
                 .nth((rng.next() % text.chars().count() as u64) as usize)
                 .unwrap();
-            text.insert_str(at, rng.pick(&strays));
+            text.insert_str(at, pick(rng, &strays));
         }
         out.push(text);
     }

@@ -23,17 +23,16 @@ fn check(value: f64, multiple: f64) {
     );
 }
 
-/// xorshift64*: the same pseudo-random pairs on every run.
-struct Rng(u64);
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
+/// Values as the tests need them, from the shared generator.
+trait Values {
+    fn any_finite(&mut self) -> f64;
+    fn decimal(&mut self) -> f64;
+}
 
+impl Values for Rng {
     /// A finite `f64` of any magnitude (sign, exponent and mantissa at random).
     fn any_finite(&mut self) -> f64 {
         loop {
